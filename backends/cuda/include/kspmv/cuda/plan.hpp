@@ -1,0 +1,51 @@
+#pragma once
+// The CUDA backend's raw-pointer API: analyse a CSR matrix once, then apply y = beta*y +
+// alpha*op(A)*x as often as needed, ordered on a CUDA stream. Needs no Kokkos, so it is tested and
+// benchmarked alone.
+//
+// Scalar is float, double, std::complex<float> or std::complex<double>; Ordinal int32_t or int64_t;
+// Offset int32_t, int64_t or std::size_t (explicitly instantiated in backends/cuda/src).
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+
+#include "kspmv/algorithm.hpp"
+#include "kspmv/cuda/operands.hpp"
+#include "kspmv/mode.hpp"
+
+namespace kspmv::cuda {
+
+namespace detail {
+template <class Scalar, class Ordinal, class Offset>
+struct PlanState;  // defined in backends/cuda/src, where the kernels are
+}  // namespace detail
+
+template <class Scalar, class Ordinal, class Offset>
+class Plan {
+ public:
+  using Matrix = CsrMatrix<Scalar, Ordinal, Offset>;
+
+  // Analyses A's structure on `stream` (row-length statistics), chooses the kernel and its launch
+  // parameters (or takes `requested` when it is not Auto), and allocates the auxiliary arrays the
+  // kernel needs. Throws kspmv::unsupported_argument for Algorithm::KokkosKernels.
+  Plan(const Matrix& A, Algorithm requested, cudaStream_t stream);
+  ~Plan();
+  Plan(Plan&&) noexcept;
+  Plan& operator=(Plan&&) noexcept;
+
+  Algorithm algorithm() const;
+  double setup_seconds() const;
+
+  // y = beta*y + alpha*op(A)*x. A must have the structure the plan was built for (same pointers and
+  // sizes). Enqueued on `stream`: no host synchronisation, no allocation (after the first call in a
+  // transposed mode, which builds and keeps the transpose). beta == 0 overwrites y; alpha == 0
+  // reads neither A nor x. Shapes are checked by the caller.
+  void apply(Mode mode, Scalar alpha, const Matrix& A, DenseBlock<const Scalar> x, Scalar beta,
+             DenseBlock<Scalar> y, cudaStream_t stream);
+
+ private:
+  std::unique_ptr<detail::PlanState<Scalar, Ordinal, Offset>> state_;
+};
+
+}  // namespace kspmv::cuda

@@ -1,0 +1,120 @@
+#pragma once
+// The scalar types as the kernels see them. std::complex is not usable in device code, and the C99
+// Annex G multiply (NaN/Inf recovery) is slow, so complex values become a plain two-field struct
+// with the textbook operations; float and double stay themselves.
+
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+
+namespace kspmv::cuda::detail {
+
+// Same layout as std::complex<Real> (two consecutive Reals), so arrays of one can be read as the
+// other.
+template <class Real>
+struct Complex {
+  Real re;
+  Real im;
+};
+
+template <class Real>
+__host__ __device__ inline Complex<Real> operator+(Complex<Real> a, Complex<Real> b) {
+  return {a.re + b.re, a.im + b.im};
+}
+template <class Real>
+__host__ __device__ inline Complex<Real> operator*(Complex<Real> a, Complex<Real> b) {
+  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+template <class Real>
+__host__ __device__ inline Complex<Real>& operator+=(Complex<Real>& a, Complex<Real> b) {
+  a = a + b;
+  return a;
+}
+
+template <class Scalar>
+struct device_type {
+  using type = Scalar;
+};
+template <class Real>
+struct device_type<std::complex<Real>> {
+  using type = Complex<Real>;
+};
+template <class Scalar>
+using device_t = typename device_type<Scalar>::type;
+
+template <class Scalar>
+inline device_t<Scalar> to_device(Scalar value) {
+  if constexpr (std::is_arithmetic_v<Scalar>) {
+    return value;
+  } else {
+    return {value.real(), value.imag()};
+  }
+}
+
+template <class Scalar>
+inline device_t<Scalar>* to_device(Scalar* pointer) {
+  return reinterpret_cast<device_t<Scalar>*>(pointer);
+}
+template <class Scalar>
+inline const device_t<Scalar>* to_device(const Scalar* pointer) {
+  return reinterpret_cast<const device_t<Scalar>*>(pointer);
+}
+
+template <class T>
+__device__ inline T conjugate_if(T value, bool conjugate) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return value;
+  } else {
+    return conjugate ? T{value.re, -value.im} : value;
+  }
+}
+
+// Read-only (non-coherent cache) load.
+template <class T>
+__device__ inline T load_readonly(const T* pointer) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return __ldg(pointer);
+  } else {
+    return {__ldg(&pointer->re), __ldg(&pointer->im)};
+  }
+}
+
+// Load that bypasses L1: sees what other blocks wrote (after their __threadfence) in this launch.
+template <class T>
+__device__ inline T load_coherent(const T* pointer) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return __ldcg(pointer);
+  } else {
+    return {__ldcg(&pointer->re), __ldcg(&pointer->im)};
+  }
+}
+
+template <class T>
+__device__ inline T shuffle_down(T value, unsigned offset, int width) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return __shfl_down_sync(0xffffffffu, value, offset, width);
+  } else {
+    return {__shfl_down_sync(0xffffffffu, value.re, offset, width),
+            __shfl_down_sync(0xffffffffu, value.im, offset, width)};
+  }
+}
+
+template <class T>
+__device__ inline T shuffle_up(T value, unsigned offset) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return __shfl_up_sync(0xffffffffu, value, offset);
+  } else {
+    return {__shfl_up_sync(0xffffffffu, value.re, offset),
+            __shfl_up_sync(0xffffffffu, value.im, offset)};
+  }
+}
+
+// Sum over `width` consecutive lanes (a power of two), in a fixed tree order; lane 0 of each group
+// holds the result. Every lane of the warp must call it.
+template <class T>
+__device__ inline T group_sum(T value, int width) {
+  for (int offset = width / 2; offset > 0; offset /= 2) value += shuffle_down(value, offset, width);
+  return value;
+}
+
+}  // namespace kspmv::cuda::detail

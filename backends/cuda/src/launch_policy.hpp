@@ -1,0 +1,44 @@
+#pragma once
+// Launch parameters and Auto's thresholds, CUB style: one small struct per compute capability, each
+// figure with the measurement that justified it. The tile shapes of Adaptive and MergePath are
+// compile-time (they size shared memory) and shared by every architecture.
+
+#include <cstdint>
+
+namespace kspmv::cuda::detail {
+
+// Adaptive: 256 threads, 2048 staged products (16 KiB in fp64), row blocks of ~1024 nonzeros.
+struct AdaptiveShape {
+  static constexpr int kBlockThreads = 256;
+  static constexpr int kCapacity = 2048;
+  static constexpr int kWindow = kCapacity / 2;
+};
+
+// MergePath: 256 threads x 8 path items per tile.
+struct MergePathShape {
+  static constexpr int kBlockThreads = 256;
+  static constexpr int kItemsPerThread = 8;
+  static constexpr int kTileItems = kBlockThreads * kItemsPerThread;
+};
+
+struct LaunchPolicy {
+  int scalar_block_threads;
+  int vector_block_threads;
+  // Auto: a matrix whose longest row exceeds irregular_row_factor * mean + irregular_row_slack is
+  // irregular (row-per-group kernels would idle behind its long rows).
+  double irregular_row_factor;
+  double irregular_row_slack;
+  // Auto: below this many nonzeros a call is latency-bound (L2-resident, a few microseconds).
+  std::int64_t latency_bound_entries;
+};
+
+// Hopper (sm_90), measured on an H100/H200: see perf_tests/NOTES.md.
+inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20};
+// Other architectures: Hopper's figures, untuned.
+inline constexpr LaunchPolicy kDefaultPolicy = kSm90Policy;
+
+inline LaunchPolicy launch_policy_for(int compute_major) {
+  return compute_major == 9 ? kSm90Policy : kDefaultPolicy;
+}
+
+}  // namespace kspmv::cuda::detail

@@ -1,0 +1,145 @@
+#pragma once
+// MergePath (Merrill & Garland): the merge path of rows and nonzeros is cut into tiles of equal
+// length, one per block, so every block does the same work however the row lengths vary. A block
+// stages its tile's products in shared memory, each thread walks an equal share of the tile
+// sequentially, and a segmented scan joins rows cut between threads. Rows cut between tiles are
+// joined without floating-point atomics: each tile that holds a piece stores its partial sum and
+// counts itself in with an integer atomic; the last to arrive adds the pieces in tile order and
+// writes y. One launch, bitwise reproducible.
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "block_segmented_scan.cuh"
+#include "cuda_check.hpp"
+#include "merge_path_search.cuh"
+#include "spmv_arguments.cuh"
+
+namespace kspmv::cuda::detail {
+
+// Per tile t: where its path begins (rows and nonzeros before it), plus the plan's scratch for rows
+// that span tiles. `arrivals` is zero between launches (the last arrival resets its counter).
+template <class T>
+struct MergePathTiles {
+  std::int64_t num_tiles;
+  const std::int64_t* rows;      // num_tiles + 1
+  const std::int64_t* nonzeros;  // num_tiles + 1
+  T* carry_partials;             // piece of the row still open at the tile's end
+  T* head_partials;              // piece of the row the tile's path starts in, when it ends there
+  int* arrivals;                 // indexed by the tile where the spanning row ends
+};
+
+template <class Offset>
+__global__ void merge_path_tiles_kernel(const Offset* row_map, std::int64_t num_rows,
+                                        std::int64_t num_nonzeros, std::int64_t num_tiles,
+                                        std::int64_t tile_items, std::int64_t* tile_rows,
+                                        std::int64_t* tile_nonzeros) {
+  const std::int64_t tile = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (tile > num_tiles) return;
+  const std::int64_t path_length = num_rows + num_nonzeros;
+  const std::int64_t diagonal = tile * tile_items < path_length ? tile * tile_items : path_length;
+  const std::int64_t rows = merge_path_rows<std::int64_t>(
+      diagonal, num_rows, num_nonzeros,
+      [row_map](std::int64_t row) { return static_cast<std::int64_t>(row_map[row + 1]); });
+  tile_rows[tile] = rows;
+  tile_nonzeros[tile] = diagonal - rows;
+}
+
+// A row whose path runs from tile first_tile to tile last_tile (> first_tile): this block's piece
+// is already stored; whichever block counts in last sums all pieces in tile order. Called by one
+// warp.
+template <class T, class Ordinal, class Offset>
+__device__ inline void join_spanning_row(const SpmvArguments<T, Ordinal, Offset>& args,
+                                         const MergePathTiles<T>& tiles, std::int64_t row,
+                                         std::int64_t first_tile, std::int64_t last_tile) {
+  const int lane = threadIdx.x % 32;
+  int arrived = 0;
+  if (lane == 0) {
+    __threadfence();
+    arrived = atomicAdd(tiles.arrivals + last_tile, 1);
+  }
+  arrived = __shfl_sync(0xffffffffu, arrived, 0);
+  if (arrived != last_tile - first_tile) return;
+  __threadfence();
+  T sum{};
+  for (std::int64_t tile = first_tile + lane; tile < last_tile; tile += 32) {
+    sum += load_coherent(tiles.carry_partials + tile);
+  }
+  sum = group_sum(sum, 32);
+  if (lane == 0) {
+    sum += load_coherent(tiles.head_partials + last_tile);
+    args.store(row, sum);
+    tiles.arrivals[last_tile] = 0;
+  }
+}
+
+template <int BlockThreads, int ItemsPerThread, class T, class Ordinal, class Offset>
+__global__ void __launch_bounds__(BlockThreads)
+    merge_path_spmv_kernel(SpmvArguments<T, Ordinal, Offset> args, MergePathTiles<T> tiles) {
+  constexpr int kTileItems = BlockThreads * ItemsPerThread;
+  __shared__ T s_values[kTileItems];  // the tile's products, then its row sums after them
+  __shared__ int s_row_ends[kTileItems];
+  __shared__ T s_thread_sums[BlockThreads];
+  __shared__ SegmentedScanStorage<T, BlockThreads> s_scan;
+
+  const std::int64_t tile = blockIdx.x;
+  const std::int64_t row0 = tiles.rows[tile];
+  const std::int64_t nz0 = tiles.nonzeros[tile];
+  const int rows = static_cast<int>(tiles.rows[tile + 1] - row0);
+  const int nonzeros = static_cast<int>(tiles.nonzeros[tile + 1] - nz0);
+  for (int k = threadIdx.x; k < nonzeros; k += BlockThreads) s_values[k] = args.product(nz0 + k);
+  for (int k = threadIdx.x; k < rows; k += BlockThreads) {
+    s_row_ends[k] = static_cast<int>(args.row_begin(row0 + k + 1) - nz0);
+  }
+  __syncthreads();
+
+  // This thread's share of the tile's path, walked in order.
+  const int items = rows + nonzeros;
+  const int begin = min(static_cast<int>(threadIdx.x) * ItemsPerThread, items);
+  const int end = min(begin + ItemsPerThread, items);
+  const int* row_ends = s_row_ends;
+  int row = merge_path_rows<int>(begin, rows, nonzeros, [row_ends](int i) { return row_ends[i]; });
+  int nz = begin - row;
+  const int first_row = row;
+  T* s_row_sums = s_values + nonzeros;
+  T running{};
+#pragma unroll
+  for (int item = 0; item < ItemsPerThread; ++item) {
+    if (begin + item < end) {
+      if (row < rows && row_ends[row] <= nz) {
+        s_row_sums[row] = running;
+        running = T{};
+        ++row;
+      } else {
+        running += s_values[nz];
+        ++nz;
+      }
+    }
+  }
+
+  // Pieces of rows cut between threads: the threads before this one that ended inside first_row.
+  s_thread_sums[threadIdx.x] = block_segmented_inclusive_sum<BlockThreads>(row, running, s_scan);
+  __syncthreads();
+  if (row > first_row && threadIdx.x > 0) s_row_sums[first_row] += s_thread_sums[threadIdx.x - 1];
+  __syncthreads();
+
+  const std::int64_t row1 = row0 + rows;
+  const bool head_spans = rows > 0 && args.row_begin(row0) < nz0;
+  for (int k = threadIdx.x; k < rows; k += BlockThreads) {
+    if (k > 0 || !head_spans) args.store(row0 + k, s_row_sums[k]);
+  }
+  if (threadIdx.x >= 32) return;
+  const auto tile_of = [](std::int64_t diagonal) { return diagonal / kTileItems; };
+  if (head_spans) {
+    if (threadIdx.x == 0) tiles.head_partials[tile] = s_row_sums[0];
+    join_spanning_row(args, tiles, row0, tile_of(row0 + args.row_begin(row0)), tile);
+  }
+  const std::int64_t nz1 = nz0 + nonzeros;
+  if (row1 < args.num_rows && args.row_begin(row1) < nz1) {
+    if (threadIdx.x == 0) tiles.carry_partials[tile] = s_thread_sums[BlockThreads - 1];
+    join_spanning_row(args, tiles, row1, tile, tile_of(row1 + args.row_begin(row1 + 1)));
+  }
+}
+
+}  // namespace kspmv::cuda::detail

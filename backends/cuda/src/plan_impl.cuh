@@ -1,0 +1,345 @@
+#pragma once
+// The plan: analysis and kernel choice at construction, the launches in apply(). Included by one
+// translation unit per scalar type, which instantiates it for every ordinal and offset type.
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "adaptive_kernel.cuh"
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "gather_kernel.cuh"
+#include "kspmv/cuda/plan.hpp"
+#include "kspmv/errors.hpp"
+#include "launch_policy.hpp"
+#include "merge_path_kernel.cuh"
+#include "row_statistics.cuh"
+#include "scalar_kernel.cuh"
+#include "scale_kernel.cuh"
+#include "transpose.hpp"
+#include "vector_kernel.cuh"
+
+namespace kspmv::cuda {
+
+namespace detail {
+
+inline unsigned grid_for(std::int64_t threads, int block_threads) {
+  return static_cast<unsigned>((threads + block_threads - 1) / block_threads);
+}
+
+inline std::string shape_string(std::int64_t rows, std::int64_t cols) {
+  return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+template <class Scalar, class Ordinal, class Offset>
+struct PlanState {
+  using T = device_t<Scalar>;
+  using Matrix = CsrMatrix<Scalar, Ordinal, Offset>;
+  using Plan = cuda::Plan<Scalar, Ordinal, Offset>;
+
+  // A^T with its own plan, made on the first call in mode T or H.
+  struct Transposed {
+    TransposedStructure<Ordinal, Offset> structure;
+    DeviceBuffer<Scalar> values;
+    Matrix matrix;
+    Plan plan;
+  };
+
+  Matrix matrix;  // the structure the plan was made for
+  Algorithm requested = Algorithm::Auto;
+  Algorithm chosen = Algorithm::Auto;
+  double setup_seconds = 0;
+  LaunchPolicy policy = kDefaultPolicy;
+  int vector_lanes = 32;
+  DeviceBuffer<std::int64_t> row_blocks;  // Adaptive
+  DeviceBuffer<std::int64_t> tile_rows;   // MergePath
+  DeviceBuffer<std::int64_t> tile_nonzeros;
+  DeviceBuffer<T> carry_partials;
+  DeviceBuffer<T> head_partials;
+  DeviceBuffer<int> arrivals;
+  std::unique_ptr<Transposed> transposed;
+
+  std::int64_t num_rows() const { return static_cast<std::int64_t>(matrix.num_rows); }
+  std::int64_t num_cols() const { return static_cast<std::int64_t>(matrix.num_cols); }
+  std::int64_t num_entries() const { return static_cast<std::int64_t>(matrix.num_entries); }
+  double mean_row_length() const {
+    return num_rows() == 0 ? 0.0 : static_cast<double>(num_entries()) / num_rows();
+  }
+
+  Algorithm choose(cudaStream_t stream) const {
+    if (num_rows() == 0 || num_entries() == 0) return Algorithm::Vector;
+    DeviceBuffer<unsigned long long> longest_device(1);
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(longest_device.data(), 0, sizeof(unsigned long long), stream));
+    constexpr int kThreads = 256;
+    const unsigned blocks = std::min(grid_for(num_rows(), kThreads), 4096u);
+    longest_row_kernel<<<blocks, kThreads, 0, stream>>>(matrix.row_map, num_rows(),
+                                                        longest_device.data());
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+    unsigned long long longest = 0;
+    KSPMV_CUDA_CHECK(cudaMemcpyAsync(&longest, longest_device.data(), sizeof longest,
+                                     cudaMemcpyDeviceToHost, stream));
+    KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const bool regular =
+        static_cast<double>(longest) <=
+        policy.irregular_row_factor * mean_row_length() + policy.irregular_row_slack;
+    if (num_entries() < policy.latency_bound_entries) {
+      return regular ? Algorithm::Vector : Algorithm::Adaptive;
+    }
+    return regular ? Algorithm::Adaptive : Algorithm::MergePath;
+  }
+
+  void prepare(cudaStream_t stream) {
+    constexpr int kThreads = 256;
+    switch (chosen) {
+      case Algorithm::Vector:
+        vector_lanes = vector_lanes_for(mean_row_length());
+        break;
+      case Algorithm::Adaptive: {
+        using Shape = AdaptiveShape;
+        const std::int64_t blocks =
+            std::max<std::int64_t>(1, (num_entries() + Shape::kWindow - 1) / Shape::kWindow);
+        row_blocks = DeviceBuffer<std::int64_t>(static_cast<std::size_t>(blocks) + 1);
+        adaptive_row_blocks_kernel<<<grid_for(blocks + 1, kThreads), kThreads, 0, stream>>>(
+            matrix.row_map, num_rows(), blocks, Shape::kWindow, row_blocks.data());
+        KSPMV_CUDA_CHECK(cudaGetLastError());
+        break;
+      }
+      case Algorithm::MergePath: {
+        using Shape = MergePathShape;
+        const std::int64_t tiles = std::max<std::int64_t>(
+            1, (num_rows() + num_entries() + Shape::kTileItems - 1) / Shape::kTileItems);
+        const auto n = static_cast<std::size_t>(tiles);
+        tile_rows = DeviceBuffer<std::int64_t>(n + 1);
+        tile_nonzeros = DeviceBuffer<std::int64_t>(n + 1);
+        carry_partials = DeviceBuffer<T>(n);
+        head_partials = DeviceBuffer<T>(n);
+        arrivals = DeviceBuffer<int>(n);
+        KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals.data(), 0, n * sizeof(int), stream));
+        merge_path_tiles_kernel<<<grid_for(tiles + 1, kThreads), kThreads, 0, stream>>>(
+            matrix.row_map, num_rows(), num_entries(), tiles, Shape::kTileItems, tile_rows.data(),
+            tile_nonzeros.data());
+        KSPMV_CUDA_CHECK(cudaGetLastError());
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  void launch(const SpmvArguments<T, Ordinal, Offset>& args, cudaStream_t stream) const {
+    const std::int64_t rows = num_rows();
+    switch (chosen) {
+      case Algorithm::Scalar: {
+        const int threads = policy.scalar_block_threads;
+        scalar_spmv_kernel<<<grid_for(rows, threads), threads, 0, stream>>>(args);
+        break;
+      }
+      case Algorithm::Vector:
+        launch_vector(args, stream);
+        break;
+      case Algorithm::Adaptive: {
+        using Shape = AdaptiveShape;
+        adaptive_spmv_kernel<Shape::kBlockThreads, Shape::kCapacity>
+            <<<static_cast<unsigned>(row_blocks.size() - 1), Shape::kBlockThreads, 0, stream>>>(
+                args, row_blocks.data());
+        break;
+      }
+      case Algorithm::MergePath: {
+        using Shape = MergePathShape;
+        const MergePathTiles<T> tiles{static_cast<std::int64_t>(arrivals.size()),
+                                      tile_rows.data(),
+                                      tile_nonzeros.data(),
+                                      carry_partials.data(),
+                                      head_partials.data(),
+                                      arrivals.data()};
+        merge_path_spmv_kernel<Shape::kBlockThreads, Shape::kItemsPerThread>
+            <<<static_cast<unsigned>(tiles.num_tiles), Shape::kBlockThreads, 0, stream>>>(args,
+                                                                                          tiles);
+        break;
+      }
+      default:
+        throw unsupported_argument("kspmv::cuda::Plan: no kernel for algorithm " +
+                                   to_string(chosen));
+    }
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+  }
+
+  template <int Lanes>
+  void launch_vector_lanes(const SpmvArguments<T, Ordinal, Offset>& args,
+                           cudaStream_t stream) const {
+    const int threads = policy.vector_block_threads;
+    vector_spmv_kernel<Lanes><<<grid_for(num_rows() * Lanes, threads), threads, 0, stream>>>(args);
+  }
+
+  void launch_vector(const SpmvArguments<T, Ordinal, Offset>& args, cudaStream_t stream) const {
+    switch (vector_lanes) {
+      case 2:
+        return launch_vector_lanes<2>(args, stream);
+      case 4:
+        return launch_vector_lanes<4>(args, stream);
+      case 8:
+        return launch_vector_lanes<8>(args, stream);
+      case 16:
+        return launch_vector_lanes<16>(args, stream);
+      default:
+        return launch_vector_lanes<32>(args, stream);
+    }
+  }
+
+  void check_structure(const Matrix& A) const {
+    if (A.num_rows != matrix.num_rows || A.num_cols != matrix.num_cols ||
+        A.num_entries != matrix.num_entries || A.row_map != matrix.row_map ||
+        A.entries != matrix.entries) {
+      throw unsupported_argument(
+          "kspmv::cuda::Plan::apply: the plan was made for a " +
+          shape_string(num_rows(), num_cols()) + " matrix with " + std::to_string(num_entries()) +
+          " entries at other arrays; got a " +
+          shape_string(static_cast<std::int64_t>(A.num_rows),
+                       static_cast<std::int64_t>(A.num_cols)) +
+          " matrix with " + std::to_string(static_cast<std::int64_t>(A.num_entries)) +
+          " entries: make a new plan");
+    }
+  }
+
+  Transposed& transposed_copy(cudaStream_t stream) {
+    if (!transposed) {
+      auto structure = transpose_structure(matrix.row_map, matrix.entries, num_rows(), num_cols(),
+                                           num_entries(), stream);
+      DeviceBuffer<Scalar> values(static_cast<std::size_t>(num_entries()));
+      const Matrix matrix_t{matrix.num_cols,          matrix.num_rows,          matrix.num_entries,
+                            structure.row_map.data(), structure.entries.data(), values.data()};
+      Plan plan(matrix_t, requested, stream);
+      transposed.reset(
+          new Transposed{std::move(structure), std::move(values), matrix_t, std::move(plan)});
+    }
+    return *transposed;
+  }
+};
+
+}  // namespace detail
+
+template <class Scalar, class Ordinal, class Offset>
+Plan<Scalar, Ordinal, Offset>::Plan(const Matrix& A, Algorithm requested, cudaStream_t stream)
+    : state_(std::make_unique<detail::PlanState<Scalar, Ordinal, Offset>>()) {
+  const auto start = std::chrono::steady_clock::now();
+  if (requested == Algorithm::KokkosKernels) {
+    throw unsupported_argument(
+        "kspmv::cuda::Plan: Algorithm::KokkosKernels is not a kernel of the CUDA backend (it runs "
+        "KokkosSparse::spmv, on the Kokkos path only)");
+  }
+  const auto rows = static_cast<std::int64_t>(A.num_rows);
+  const auto cols = static_cast<std::int64_t>(A.num_cols);
+  if (rows < 0 || cols < 0 || static_cast<std::int64_t>(A.num_entries) < 0) {
+    throw dimension_mismatch(
+        "kspmv::cuda::Plan: negative size (" + detail::shape_string(rows, cols) + ", " +
+        std::to_string(static_cast<std::int64_t>(A.num_entries)) + " entries)");
+  }
+  if ((rows > 0 && A.row_map == nullptr) ||
+      (A.num_entries > 0 && (A.entries == nullptr || A.values == nullptr))) {
+    throw malformed_matrix("kspmv::cuda::Plan: a " + detail::shape_string(rows, cols) +
+                           " matrix with " +
+                           std::to_string(static_cast<std::int64_t>(A.num_entries)) +
+                           " entries has a null row map, entries or values array");
+  }
+  auto& s = *state_;
+  s.matrix = A;
+  s.requested = requested;
+  int device = 0;
+  int major = 0;
+  KSPMV_CUDA_CHECK(cudaGetDevice(&device));
+  KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  s.policy = detail::launch_policy_for(major);
+  s.chosen = requested == Algorithm::Auto ? s.choose(stream) : requested;
+  s.prepare(stream);
+  KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  s.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+template <class Scalar, class Ordinal, class Offset>
+Plan<Scalar, Ordinal, Offset>::~Plan() = default;
+template <class Scalar, class Ordinal, class Offset>
+Plan<Scalar, Ordinal, Offset>::Plan(Plan&&) noexcept = default;
+template <class Scalar, class Ordinal, class Offset>
+Plan<Scalar, Ordinal, Offset>& Plan<Scalar, Ordinal, Offset>::operator=(Plan&&) noexcept = default;
+
+template <class Scalar, class Ordinal, class Offset>
+Algorithm Plan<Scalar, Ordinal, Offset>::algorithm() const {
+  return state_->chosen;
+}
+
+template <class Scalar, class Ordinal, class Offset>
+double Plan<Scalar, Ordinal, Offset>::setup_seconds() const {
+  return state_->setup_seconds;
+}
+
+template <class Scalar, class Ordinal, class Offset>
+void Plan<Scalar, Ordinal, Offset>::apply(Mode mode, Scalar alpha, const Matrix& A,
+                                          DenseBlock<const Scalar> x, Scalar beta,
+                                          DenseBlock<Scalar> y, cudaStream_t stream) {
+  using T = detail::device_t<Scalar>;
+  auto& s = *state_;
+  s.check_structure(A);
+  const bool transposed = is_transposed(mode);
+  const std::int64_t out_rows = transposed ? s.num_cols() : s.num_rows();
+  const std::int64_t in_rows = transposed ? s.num_rows() : s.num_cols();
+  if (x.num_rows != in_rows || y.num_rows != out_rows || x.num_vectors != y.num_vectors) {
+    throw dimension_mismatch(std::string("kspmv::cuda::Plan::apply: op(A) (mode ") +
+                             to_string(mode) + ") is " + detail::shape_string(out_rows, in_rows) +
+                             ", x is " + detail::shape_string(x.num_rows, x.num_vectors) +
+                             ", y is " + detail::shape_string(y.num_rows, y.num_vectors));
+  }
+  if (out_rows == 0 || y.num_vectors == 0) return;
+  const bool beta_is_zero = beta == Scalar(0);
+  if (alpha == Scalar(0) || s.num_entries() == 0) {
+    constexpr int kThreads = 256;
+    for (std::int64_t j = 0; j < y.num_vectors; ++j) {
+      detail::scale_kernel<<<detail::grid_for(out_rows, kThreads), kThreads, 0, stream>>>(
+          detail::to_device(y.data) + j * y.col_stride, out_rows, y.row_stride,
+          detail::to_device(beta), beta_is_zero);
+      KSPMV_CUDA_CHECK(cudaGetLastError());
+    }
+    return;
+  }
+  if (transposed) {
+    auto& t = s.transposed_copy(stream);
+    constexpr int kThreads = 256;
+    detail::gather_kernel<<<detail::grid_for(s.num_entries(), kThreads), kThreads, 0, stream>>>(
+        detail::to_device(A.values), t.structure.source_entry.data(),
+        detail::to_device(t.values.data()), s.num_entries());
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+    t.plan.apply(is_conjugated(mode) ? Mode::Conjugate : Mode::NoTranspose, alpha, t.matrix, x,
+                 beta, y, stream);
+    return;
+  }
+  for (std::int64_t j = 0; j < y.num_vectors; ++j) {
+    const detail::SpmvArguments<T, Ordinal, Offset> args{
+        s.num_rows(),
+        A.row_map,
+        A.entries,
+        detail::to_device(A.values),
+        detail::to_device(x.data) + j * x.col_stride,
+        x.row_stride,
+        detail::to_device(y.data) + j * y.col_stride,
+        y.row_stride,
+        detail::to_device(alpha),
+        detail::to_device(beta),
+        beta_is_zero,
+        is_conjugated(mode)};
+    s.launch(args, stream);
+  }
+}
+
+}  // namespace kspmv::cuda
+
+#define KSPMV_INSTANTIATE_PLANS(SCALAR)                                 \
+  template class kspmv::cuda::Plan<SCALAR, std::int32_t, std::int32_t>; \
+  template class kspmv::cuda::Plan<SCALAR, std::int32_t, std::int64_t>; \
+  template class kspmv::cuda::Plan<SCALAR, std::int32_t, std::size_t>;  \
+  template class kspmv::cuda::Plan<SCALAR, std::int64_t, std::int32_t>; \
+  template class kspmv::cuda::Plan<SCALAR, std::int64_t, std::int64_t>; \
+  template class kspmv::cuda::Plan<SCALAR, std::int64_t, std::size_t>;

@@ -1,0 +1,21 @@
+#pragma once
+// Scalar: one thread per row (Bell & Garland's baseline). Uncoalesced, but the fewest instructions
+// when rows hold one or two entries.
+
+#include <cstdint>
+
+#include "spmv_arguments.cuh"
+
+namespace kspmv::cuda::detail {
+
+template <class T, class Ordinal, class Offset>
+__global__ void scalar_spmv_kernel(SpmvArguments<T, Ordinal, Offset> args) {
+  const std::int64_t row = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (row >= args.num_rows) return;
+  const std::int64_t end = args.row_begin(row + 1);
+  T sum{};
+  for (std::int64_t entry = args.row_begin(row); entry < end; ++entry) sum += args.product(entry);
+  args.store(row, sum);
+}
+
+}  // namespace kspmv::cuda::detail

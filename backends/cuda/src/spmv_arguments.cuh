@@ -1,0 +1,44 @@
+#pragma once
+// What every SpMV kernel receives: one CSR matrix, one input and one output vector (a rank-2 call
+// is one launch per vector), the scalars, and the conjugation flag.
+
+#include <cstdint>
+
+#include "device_scalar.cuh"
+
+namespace kspmv::cuda::detail {
+
+template <class T, class Ordinal, class Offset>
+struct SpmvArguments {
+  std::int64_t num_rows;
+  const Offset* row_map;
+  const Ordinal* entries;
+  const T* values;
+  const T* x;
+  std::int64_t x_stride;
+  T* y;
+  std::int64_t y_stride;
+  T alpha;
+  T beta;
+  bool beta_is_zero;  // then y is written without being read, so NaN already there cannot survive
+  bool conjugate;
+
+  __device__ std::int64_t row_begin(std::int64_t row) const {
+    return static_cast<std::int64_t>(__ldg(row_map + row));
+  }
+
+  // a(e) * x(column(e)), a conjugated in modes C and H.
+  __device__ T product(std::int64_t entry) const {
+    const auto column = static_cast<std::int64_t>(__ldg(entries + entry));
+    return conjugate_if(load_readonly(values + entry), conjugate) *
+           load_readonly(x + column * x_stride);
+  }
+
+  // y(row) = alpha * row_sum + beta * y(row)
+  __device__ void store(std::int64_t row, T row_sum) const {
+    T* target = y + row * y_stride;
+    *target = beta_is_zero ? alpha * row_sum : alpha * row_sum + beta * *target;
+  }
+};
+
+}  // namespace kspmv::cuda::detail
