@@ -1,0 +1,157 @@
+// The plan's contract beyond single results: bitwise reproducibility, reuse across calls and
+// changed values, Auto's choice, and clear errors.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+
+#include "device_harness.hpp"
+#include "kspmv/errors.hpp"
+
+namespace kspmv::cuda::testing {
+namespace {
+
+using kspmv::testing::fresh_seed;
+using kspmv::testing::random_block;
+using kspmv::testing::random_csr;
+using kspmv::testing::RowShape;
+using kspmv::testing::seed_message;
+using Csr = HostCsr<double, std::int32_t, std::int32_t>;
+
+// Power-law-like rows (many short, a few thousands long) so that rows span blocks and tiles.
+Csr skewed_matrix(std::mt19937_64& rng) {
+  Csr A = random_csr<double, std::int32_t, std::int32_t>(20000, 20000, RowShape{0, 6}, rng);
+  Csr B;
+  B.num_rows = A.num_rows;
+  B.num_cols = A.num_cols;
+  for (std::int64_t i = 0; i < A.num_rows; ++i) {
+    const std::int64_t extra = i % 997 == 0 ? 3000 + i % 5000 : 0;
+    for (auto e = A.row_map[i]; e < A.row_map[i + 1]; ++e) {
+      B.entries.push_back(A.entries[e]);
+      B.values.push_back(A.values[e]);
+    }
+    for (std::int64_t k = 0; k < extra; ++k) {
+      B.entries.push_back(static_cast<std::int32_t>((k * 3 + i) % B.num_cols));
+      B.values.push_back(kspmv::testing::random_value<double>(rng));
+    }
+    B.row_map.push_back(static_cast<std::int32_t>(B.entries.size()));
+  }
+  return B;
+}
+
+TEST(CudaPlan, HundredCallsAreBitwiseIdentical) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  const Csr host = skewed_matrix(rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+  const auto x = random_block<double>(host.num_cols, 1, rng);
+  const DeviceBlock<double> x_device(x, kContiguous);
+  Stream stream;
+  for (const Algorithm algorithm : kAlgorithms) {
+    for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+      SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode));
+      Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), algorithm, stream.get());
+      const Block<double> y0{host.num_rows, 1, std::vector<double>(host.num_rows, 0.0)};
+      std::vector<double> first;
+      for (int call = 0; call < 100; ++call) {
+        const DeviceBlock<double> y(y0, kContiguous);
+        plan.apply(mode, 1.5, A.matrix(), x_device.const_block(), 0.0, y.block(), stream.get());
+        bool outside_untouched = false;
+        const auto got = y.download(outside_untouched).data;
+        if (call == 0) {
+          first = got;
+        } else if (std::memcmp(first.data(), got.data(), first.size() * sizeof(double)) != 0) {
+          FAIL() << "call " << call << " differs from the first";
+        }
+      }
+    }
+  }
+}
+
+TEST(CudaPlan, ReusedAcrossCallsWithOtherVectorsAndValues) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  Csr host = skewed_matrix(rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+  Stream stream;
+  for (const Algorithm algorithm : kAlgorithms) {
+    SCOPED_TRACE(to_string(algorithm));
+    Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), algorithm, stream.get());
+    for (int call = 0; call < 3; ++call) {
+      for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+        EXPECT_EQ(check_apply(plan, A, host, mode, 0.5 + call, call == 1 ? 0.0 : -2.0, 1 + call,
+                              kContiguous, kContiguous, rng),
+                  "");
+      }
+    }
+  }
+  // New values in the same structure: a plan (and its transposed copy) stays valid.
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  EXPECT_EQ(check_apply(plan, A, host, Mode::Transpose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
+            "");
+  for (auto& v : host.values) v = -3 * v + 1;
+  const auto* values = const_cast<double*>(A.matrix().values);
+  check(cudaMemcpy(const_cast<double*>(values), host.values.data(),
+                   host.values.size() * sizeof(double), cudaMemcpyHostToDevice),
+        "upload");
+  for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+    EXPECT_EQ(check_apply(plan, A, host, mode, 1.0, 0.0, 1, kContiguous, kContiguous, rng), "");
+  }
+}
+
+TEST(CudaPlan, AutoChoosesAKernelAndRecordsSetupTime) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  const Csr host = skewed_matrix(rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+  Stream stream;
+  const Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  EXPECT_NE(plan.algorithm(), Algorithm::Auto);
+  EXPECT_NE(plan.algorithm(), Algorithm::KokkosKernels);
+  EXPECT_GT(plan.setup_seconds(), 0.0);
+  const Plan<double, std::int32_t, std::int32_t> forced(A.matrix(), Algorithm::Scalar, stream.get());
+  EXPECT_EQ(forced.algorithm(), Algorithm::Scalar);
+}
+
+TEST(CudaPlan, KokkosKernelsIsNotACudaKernel) {
+  // Thrown before any device call, so it needs no GPU.
+  const CsrMatrix<double, std::int32_t, std::int32_t> empty{};
+  EXPECT_THROW((Plan<double, std::int32_t, std::int32_t>(empty, Algorithm::KokkosKernels, nullptr)),
+               unsupported_argument);
+}
+
+TEST(CudaPlan, MismatchedOperandsAreRejected) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  const Csr host = random_csr<double, std::int32_t, std::int32_t>(50, 40, RowShape{1, 5}, rng);
+  const Csr other = random_csr<double, std::int32_t, std::int32_t>(50, 40, RowShape{1, 5}, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+  const DeviceCsr<double, std::int32_t, std::int32_t> B(other);
+  Stream stream;
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  const DeviceBlock<double> x(random_block<double>(40, 1, rng), kContiguous);
+  const DeviceBlock<double> y(random_block<double>(50, 1, rng), kContiguous);
+  const DeviceBlock<double> y_short(random_block<double>(49, 1, rng), kContiguous);
+  EXPECT_THROW(plan.apply(Mode::NoTranspose, 1.0, B.matrix(), x.const_block(), 0.0, y.block(),
+                          stream.get()),
+               unsupported_argument);
+  EXPECT_THROW(plan.apply(Mode::NoTranspose, 1.0, A.matrix(), x.const_block(), 0.0,
+                          y_short.block(), stream.get()),
+               dimension_mismatch);
+  EXPECT_THROW(plan.apply(Mode::Transpose, 1.0, A.matrix(), x.const_block(), 0.0, y.block(),
+                          stream.get()),
+               dimension_mismatch);
+}
+
+}  // namespace
+}  // namespace kspmv::cuda::testing

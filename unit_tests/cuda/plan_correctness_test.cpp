@@ -1,0 +1,173 @@
+// Every algorithm of the CUDA backend against the reference, over a representative set of
+// scalar/ordinal/offset types: random matrices in every mode, the edge cases, rank-2 blocks.
+
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <random>
+#include <tuple>
+
+#include "device_harness.hpp"
+
+namespace kspmv::cuda::testing {
+namespace {
+
+using kspmv::testing::fresh_seed;
+using kspmv::testing::random_csr;
+using kspmv::testing::random_value;
+using kspmv::testing::RowShape;
+using kspmv::testing::seed_message;
+
+template <class Types>
+class CudaPlanTest : public ::testing::Test {
+ protected:
+  using Value = std::tuple_element_t<0, Types>;
+  using Index = std::tuple_element_t<1, Types>;
+  using RowOffset = std::tuple_element_t<2, Types>;
+  using Csr = HostCsr<Value, Index, RowOffset>;
+
+  Csr random_matrix(std::int64_t rows, std::int64_t cols, RowShape shape) {
+    return random_csr<Value, Index, RowOffset>(rows, cols, shape, rng);
+  }
+  Value random_scalar() { return random_value<Value>(rng); }
+
+  // Every algorithm on `A` in `mode`, with random alpha and beta.
+  void expect_all_algorithms(const Csr& A, Mode mode, std::int64_t vectors = 1,
+                             Layout x_layout = kContiguous, Layout y_layout = kContiguous) {
+    for (const Algorithm algorithm : kAlgorithms) {
+      SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode));
+      EXPECT_EQ(check_spmv(A, algorithm, mode, random_scalar(), random_scalar(), rng, vectors,
+                           x_layout, y_layout),
+                "");
+    }
+  }
+
+  std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng{seed};
+};
+
+using RepresentativeTypes =
+    ::testing::Types<std::tuple<float, std::int32_t, std::int32_t>,
+                     std::tuple<double, std::int32_t, std::int32_t>,
+                     std::tuple<double, std::int64_t, std::int64_t>,
+                     std::tuple<float, std::int32_t, std::size_t>,
+                     std::tuple<std::complex<float>, std::int32_t, std::int64_t>,
+                     std::tuple<std::complex<double>, std::int64_t, std::size_t>>;
+TYPED_TEST_SUITE(CudaPlanTest, RepresentativeTypes);
+
+TYPED_TEST(CudaPlanTest, RandomMatricesInEveryMode) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  const RowShape shapes[] = {{0, 3}, {1, 12}, {20, 70}, {0, 300}};
+  for (const RowShape shape : shapes) {
+    const auto A = this->random_matrix(777, 531, shape);
+    for (const Mode mode : kModes) this->expect_all_algorithms(A, mode);
+  }
+}
+
+TYPED_TEST(CudaPlanTest, EmptyShapes) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  const std::int64_t shapes[][2] = {{0, 0}, {5, 0}, {0, 7}, {40, 30}};
+  for (const auto& shape : shapes) {
+    SCOPED_TRACE(std::to_string(shape[0]) + " x " + std::to_string(shape[1]));
+    const auto A = this->random_matrix(shape[0], shape[1], RowShape{0, 0});  // nnz == 0
+    for (const Mode mode : {Mode::NoTranspose, Mode::ConjugateTranspose}) {
+      this->expect_all_algorithms(A, mode);
+    }
+  }
+}
+
+TYPED_TEST(CudaPlanTest, BetaZeroOverwritesNaN) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using Scalar = typename TestFixture::Value;
+  const auto A = this->random_matrix(1000, 900, RowShape{0, 40});
+  for (const Algorithm algorithm : kAlgorithms) {
+    for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+      SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode));
+      // check_apply fills y with NaN when beta == 0.
+      EXPECT_EQ(check_spmv(A, algorithm, mode, this->random_scalar(), Scalar(0), this->rng), "");
+    }
+  }
+}
+
+TYPED_TEST(CudaPlanTest, AlphaZeroReadsNeitherMatrixNorX) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using Scalar = typename TestFixture::Value;
+  auto A = this->random_matrix(300, 200, RowShape{1, 9});
+  // NaN values would reach y if A were read.
+  std::fill(A.values.begin(), A.values.end(), kspmv::testing::poison<Scalar>());
+  for (const Algorithm algorithm : kAlgorithms) {
+    for (const Scalar beta : {Scalar(0), this->random_scalar()}) {
+      SCOPED_TRACE(to_string(algorithm));
+      EXPECT_EQ(check_spmv(A, algorithm, Mode::NoTranspose, Scalar(0), beta, this->rng), "");
+    }
+  }
+}
+
+TYPED_TEST(CudaPlanTest, OneHugeRow) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using TestCsr = typename TestFixture::Csr;
+  const TestCsr A = kspmv::testing::one_dense_row_csr<typename TestFixture::Value,
+                                                      typename TestFixture::Index,
+                                                      typename TestFixture::RowOffset>(
+      3000, 2000, 1234, 150000, 3, this->rng);
+  for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) this->expect_all_algorithms(A, mode);
+}
+
+TYPED_TEST(CudaPlanTest, RowLengthsSpreadOverZeroTo5000) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using Ordinal = typename TestFixture::Index;
+  using Offset = typename TestFixture::RowOffset;
+  // Every third row holds (i * 613) % 5001 entries (lengths spread over 0..5000 in scrambled
+  // order), the others none; a third of all lengths keeps the test quick.
+  typename TestFixture::Csr A;
+  A.num_rows = 5001;
+  A.num_cols = 5003;
+  for (std::int64_t i = 0; i < A.num_rows; ++i) {
+    const std::int64_t length = i % 3 == 0 ? (i * 613) % 5001 : 0;
+    for (std::int64_t k = 0; k < length; ++k) {
+      A.entries.push_back(static_cast<Ordinal>((k * 7 + i) % A.num_cols));
+      A.values.push_back(this->random_scalar());
+    }
+    A.row_map.push_back(static_cast<Offset>(A.entries.size()));
+  }
+  this->expect_all_algorithms(A, Mode::NoTranspose);
+}
+
+TYPED_TEST(CudaPlanTest, MisalignedOutputAndInput) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  const auto A = this->random_matrix(2000, 1500, RowShape{0, 30});
+  const Layout shifted{false, 0, 1};
+  for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+    this->expect_all_algorithms(A, mode, 1, shifted, shifted);
+  }
+}
+
+TYPED_TEST(CudaPlanTest, RankTwoStridedBlocks) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  const auto A = this->random_matrix(600, 700, RowShape{0, 25});
+  const Layout left_padded{false, 3, 0};
+  const Layout right_padded{true, 2, 1};
+  for (const Mode mode : {Mode::NoTranspose, Mode::ConjugateTranspose}) {
+    this->expect_all_algorithms(A, mode, 3, left_padded, right_padded);
+    this->expect_all_algorithms(A, mode, 2, right_padded, left_padded);
+  }
+}
+
+TYPED_TEST(CudaPlanTest, UnsortedAndDuplicateColumns) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  const auto A = this->random_matrix(900, 60, RowShape{0, 90, false, true});
+  for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) this->expect_all_algorithms(A, mode);
+}
+
+}  // namespace
+}  // namespace kspmv::cuda::testing
