@@ -31,7 +31,8 @@ inline bool gpu_available() {
   if (!::kspmv::cuda::testing::gpu_available()) GTEST_SKIP() << "no CUDA device"
 
 inline void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
 }
 
 inline const Algorithm kAlgorithms[] = {Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive,
@@ -86,8 +87,11 @@ class DeviceCsr {
   explicit DeviceCsr(const HostCsr<Scalar, Ordinal, Offset>& host)
       : host_(host), row_map_(host.row_map), entries_(host.entries), values_(host.values) {}
   CsrMatrix<Scalar, Ordinal, Offset> matrix() const {
-    return {static_cast<Ordinal>(host_.num_rows), static_cast<Ordinal>(host_.num_cols),
-            static_cast<Offset>(host_.num_entries()), row_map_.data(), entries_.data(),
+    return {static_cast<Ordinal>(host_.num_rows),
+            static_cast<Ordinal>(host_.num_cols),
+            static_cast<Offset>(host_.num_entries()),
+            row_map_.data(),
+            entries_.data(),
             values_.data()};
   }
 
@@ -131,7 +135,8 @@ class DeviceBlock {
   // The block's elements; `outside_untouched` tells whether every other element is still poison.
   Block<Scalar> download(bool& outside_untouched) const {
     const auto buffer = storage_.download();
-    Block<Scalar> out{rows_, vectors_, std::vector<Scalar>(static_cast<std::size_t>(rows_ * vectors_))};
+    Block<Scalar> out{rows_, vectors_,
+                      std::vector<Scalar>(static_cast<std::size_t>(rows_ * vectors_))};
     std::vector<bool> inside(buffer.size(), false);
     for (std::int64_t j = 0; j < vectors_; ++j) {
       for (std::int64_t i = 0; i < rows_; ++i) {
@@ -143,7 +148,8 @@ class DeviceBlock {
     const Scalar poison = kspmv::testing::poison<Scalar>();
     outside_untouched = true;
     for (std::size_t p = 0; p < buffer.size(); ++p) {
-      if (!inside[p] && std::memcmp(&buffer[p], &poison, sizeof(Scalar)) != 0) outside_untouched = false;
+      if (!inside[p] && std::memcmp(&buffer[p], &poison, sizeof(Scalar)) != 0)
+        outside_untouched = false;
     }
     return out;
   }
@@ -155,9 +161,11 @@ class DeviceBlock {
   std::vector<Scalar> fill(const Block<Scalar>& host) const {
     const std::int64_t extent =
         rows_ == 0 || vectors_ == 0 ? 0 : index(rows_ - 1, vectors_ - 1) + 1;
-    std::vector<Scalar> buffer(static_cast<std::size_t>(extent + 1), kspmv::testing::poison<Scalar>());
+    std::vector<Scalar> buffer(static_cast<std::size_t>(extent + 1),
+                               kspmv::testing::poison<Scalar>());
     for (std::int64_t j = 0; j < vectors_; ++j) {
-      for (std::int64_t i = 0; i < rows_; ++i) buffer[static_cast<std::size_t>(index(i, j))] = host(i, j);
+      for (std::int64_t i = 0; i < rows_; ++i)
+        buffer[static_cast<std::size_t>(index(i, j))] = host(i, j);
     }
     return buffer;
   }
@@ -199,10 +207,9 @@ std::string check_apply(Plan<Scalar, Ordinal, Offset>& plan,
 
 // A fresh plan for `algorithm`, then check_apply.
 template <class Scalar, class Ordinal, class Offset>
-std::string check_spmv(const HostCsr<Scalar, Ordinal, Offset>& host, Algorithm algorithm,
-                       Mode mode, Scalar alpha, Scalar beta, std::mt19937_64& rng,
-                       std::int64_t vectors = 1, Layout x_layout = kContiguous,
-                       Layout y_layout = kContiguous) {
+std::string check_spmv(const HostCsr<Scalar, Ordinal, Offset>& host, Algorithm algorithm, Mode mode,
+                       Scalar alpha, Scalar beta, std::mt19937_64& rng, std::int64_t vectors = 1,
+                       Layout x_layout = kContiguous, Layout y_layout = kContiguous) {
   const DeviceCsr<Scalar, Ordinal, Offset> A(host);
   Stream stream;
   Plan<Scalar, Ordinal, Offset> plan(A.matrix(), algorithm, stream.get());

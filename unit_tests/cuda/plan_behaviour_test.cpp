@@ -117,7 +117,8 @@ TEST(CudaPlan, AutoChoosesAKernelAndRecordsSetupTime) {
   EXPECT_NE(plan.algorithm(), Algorithm::Auto);
   EXPECT_NE(plan.algorithm(), Algorithm::KokkosKernels);
   EXPECT_GT(plan.setup_seconds(), 0.0);
-  const Plan<double, std::int32_t, std::int32_t> forced(A.matrix(), Algorithm::Scalar, stream.get());
+  const Plan<double, std::int32_t, std::int32_t> forced(A.matrix(), Algorithm::Scalar,
+                                                        stream.get());
   EXPECT_EQ(forced.algorithm(), Algorithm::Scalar);
 }
 
@@ -142,15 +143,15 @@ TEST(CudaPlan, MismatchedOperandsAreRejected) {
   const DeviceBlock<double> x(random_block<double>(40, 1, rng), kContiguous);
   const DeviceBlock<double> y(random_block<double>(50, 1, rng), kContiguous);
   const DeviceBlock<double> y_short(random_block<double>(49, 1, rng), kContiguous);
-  EXPECT_THROW(plan.apply(Mode::NoTranspose, 1.0, B.matrix(), x.const_block(), 0.0, y.block(),
-                          stream.get()),
-               unsupported_argument);
-  EXPECT_THROW(plan.apply(Mode::NoTranspose, 1.0, A.matrix(), x.const_block(), 0.0,
-                          y_short.block(), stream.get()),
-               dimension_mismatch);
-  EXPECT_THROW(plan.apply(Mode::Transpose, 1.0, A.matrix(), x.const_block(), 0.0, y.block(),
+  EXPECT_THROW(
+      plan.apply(Mode::NoTranspose, 1.0, B.matrix(), x.const_block(), 0.0, y.block(), stream.get()),
+      unsupported_argument);
+  EXPECT_THROW(plan.apply(Mode::NoTranspose, 1.0, A.matrix(), x.const_block(), 0.0, y_short.block(),
                           stream.get()),
                dimension_mismatch);
+  EXPECT_THROW(
+      plan.apply(Mode::Transpose, 1.0, A.matrix(), x.const_block(), 0.0, y.block(), stream.get()),
+      dimension_mismatch);
 }
 
 }  // namespace

@@ -47,13 +47,11 @@ class CudaPlanTest : public ::testing::Test {
   std::mt19937_64 rng{seed};
 };
 
-using RepresentativeTypes =
-    ::testing::Types<std::tuple<float, std::int32_t, std::int32_t>,
-                     std::tuple<double, std::int32_t, std::int32_t>,
-                     std::tuple<double, std::int64_t, std::int64_t>,
-                     std::tuple<float, std::int32_t, std::size_t>,
-                     std::tuple<std::complex<float>, std::int32_t, std::int64_t>,
-                     std::tuple<std::complex<double>, std::int64_t, std::size_t>>;
+using RepresentativeTypes = ::testing::Types<
+    std::tuple<float, std::int32_t, std::int32_t>, std::tuple<double, std::int32_t, std::int32_t>,
+    std::tuple<double, std::int64_t, std::int64_t>, std::tuple<float, std::int32_t, std::size_t>,
+    std::tuple<std::complex<float>, std::int32_t, std::int64_t>,
+    std::tuple<std::complex<double>, std::int64_t, std::size_t>>;
 TYPED_TEST_SUITE(CudaPlanTest, RepresentativeTypes);
 
 TYPED_TEST(CudaPlanTest, RandomMatricesInEveryMode) {
@@ -112,10 +110,10 @@ TYPED_TEST(CudaPlanTest, OneHugeRow) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
   using TestCsr = typename TestFixture::Csr;
-  const TestCsr A = kspmv::testing::one_dense_row_csr<typename TestFixture::Value,
-                                                      typename TestFixture::Index,
-                                                      typename TestFixture::RowOffset>(
-      3000, 2000, 1234, 150000, 3, this->rng);
+  const TestCsr A =
+      kspmv::testing::one_dense_row_csr<typename TestFixture::Value, typename TestFixture::Index,
+                                        typename TestFixture::RowOffset>(3000, 2000, 1234, 150000,
+                                                                         3, this->rng);
   for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) this->expect_all_algorithms(A, mode);
 }
 

@@ -16,9 +16,9 @@ template <class Types>
 class CudaPlanTypeSweep : public ::testing::Test {};
 
 // The six ordinal/offset pairs with one scalar type.
-#define KSPMV_INDEX_TYPES(S)                                                                      \
-  std::tuple<S, std::int32_t, std::int32_t>, std::tuple<S, std::int32_t, std::int64_t>,           \
-      std::tuple<S, std::int32_t, std::size_t>, std::tuple<S, std::int64_t, std::int32_t>,        \
+#define KSPMV_INDEX_TYPES(S)                                                               \
+  std::tuple<S, std::int32_t, std::int32_t>, std::tuple<S, std::int32_t, std::int64_t>,    \
+      std::tuple<S, std::int32_t, std::size_t>, std::tuple<S, std::int64_t, std::int32_t>, \
       std::tuple<S, std::int64_t, std::int64_t>, std::tuple<S, std::int64_t, std::size_t>
 using AllTypes = ::testing::Types<KSPMV_INDEX_TYPES(float), KSPMV_INDEX_TYPES(double),
                                   KSPMV_INDEX_TYPES(std::complex<float>),

@@ -138,7 +138,8 @@ __global__ void __launch_bounds__(BlockThreads)
   const std::int64_t nz1 = nz0 + nonzeros;
   if (row1 < args.num_rows && args.row_begin(row1) < nz1) {
     if (threadIdx.x == 0) tiles.carry_partials[tile] = s_thread_sums[BlockThreads - 1];
-    join_spanning_row(args, tiles, row1, tile, tile_of(row1 + args.row_begin(row1 + 1)));
+    join_spanning_row(args, tiles, row1, tile_of(row1 + args.row_begin(row1)),
+                      tile_of(row1 + args.row_begin(row1 + 1)));
   }
 }
 
