@@ -1,0 +1,33 @@
+#pragma once
+// DESIGN.md's compulsory byte model, the roofline numerator (Kokkos-free): every matrix array read
+// once, x read once, y written once (and read once more when beta != 0), per SpMV with k vectors.
+
+#include <cstdint>
+
+namespace kspmv::perf {
+
+struct SpmvShape {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::int64_t nnz = 0;
+  std::int64_t vectors = 1;
+  std::int64_t scalar_bytes = 8;
+  std::int64_t ordinal_bytes = 4;
+  std::int64_t offset_bytes = 4;
+  bool beta_nonzero = false;
+};
+
+inline double compulsory_bytes(const SpmvShape& s) {
+  const double matrix = static_cast<double>(s.nnz) * double(s.scalar_bytes + s.ordinal_bytes) +
+                        static_cast<double>(s.rows + 1) * double(s.offset_bytes);
+  const double x = double(s.vectors) * double(s.cols) * double(s.scalar_bytes);
+  const double y =
+      double(s.vectors) * double(s.rows) * double(s.scalar_bytes) * (s.beta_nonzero ? 2 : 1);
+  return matrix + x + y;
+}
+
+inline double flops(const SpmvShape& s) {
+  return 2.0 * double(s.nnz) * double(s.vectors);
+}
+
+}  // namespace kspmv::perf
