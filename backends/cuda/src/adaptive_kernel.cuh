@@ -3,13 +3,14 @@
 // about kWindow nonzeros, one per thread block. A block whose nonzeros fit in shared memory streams
 // them in with fully coalesced loads and reduces each row there with as many lanes per row as the
 // block can spare (CSR-Stream). A block that does not fit holds short rows and one long last row:
-// the short rows go one per warp, the long one to the whole block (CSR-Vector / CSR-VectorL).
+// the short rows are streamed the same way, the long one goes to the whole block (CSR-VectorL).
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 
 #include "spmv_arguments.cuh"
+#include "stage_products.cuh"
 
 namespace kspmv::cuda::detail {
 
@@ -40,11 +41,12 @@ __global__ void adaptive_row_blocks_kernel(const Offset* row_map, std::int64_t n
   row_blocks[block] = low;
 }
 
-template <int BlockThreads, class T, class Ordinal, class Offset>
+template <int BlockThreads, int Capacity, class T, class Ordinal, class Offset>
 __device__ inline void stream_rows(const SpmvArguments<T, Ordinal, Offset>& args,
-                                   std::int64_t first_row, std::int64_t last_row,
-                                   std::int64_t begin, int count, T* s_products) {
-  for (int k = threadIdx.x; k < count; k += BlockThreads) s_products[k] = args.product(begin + k);
+                                   std::int64_t first_row, std::int64_t last_row, T* s_products) {
+  const std::int64_t begin = args.row_begin(first_row);
+  const auto count = static_cast<int>(args.row_begin(last_row) - begin);
+  stage_products<BlockThreads, Capacity / BlockThreads>(args, begin, count, s_products);
   __syncthreads();
   const std::int64_t rows = last_row - first_row;
   int lanes = 32;
@@ -62,22 +64,6 @@ __device__ inline void stream_rows(const SpmvArguments<T, Ordinal, Offset>& args
     }
     sum = group_sum(sum, lanes);
     if (lane == 0 && row < last_row) args.store(row, sum);
-  }
-}
-
-template <int BlockThreads, class T, class Ordinal, class Offset>
-__device__ inline void warp_per_row(const SpmvArguments<T, Ordinal, Offset>& args,
-                                    std::int64_t first_row, std::int64_t last_row) {
-  constexpr int kWarps = BlockThreads / 32;
-  const int lane = threadIdx.x % 32;
-  for (std::int64_t row = first_row + threadIdx.x / 32; row < last_row; row += kWarps) {
-    const std::int64_t end = args.row_begin(row + 1);
-    T sum{};
-    for (std::int64_t entry = args.row_begin(row) + lane; entry < end; entry += 32) {
-      sum += args.product(entry);
-    }
-    sum = group_sum(sum, 32);
-    if (lane == 0) args.store(row, sum);
   }
 }
 
@@ -107,13 +93,12 @@ __global__ void __launch_bounds__(BlockThreads)
   const std::int64_t first_row = row_blocks[blockIdx.x];
   const std::int64_t last_row = row_blocks[blockIdx.x + 1];
   if (first_row == last_row) return;  // a window inside a long row that began earlier
-  const std::int64_t begin = args.row_begin(first_row);
-  const std::int64_t count = args.row_begin(last_row) - begin;
-  if (count <= Capacity) {
-    stream_rows<BlockThreads>(args, first_row, last_row, begin, static_cast<int>(count),
-                              s_products);
+  if (args.row_begin(last_row) - args.row_begin(first_row) <= Capacity) {
+    stream_rows<BlockThreads, Capacity>(args, first_row, last_row, s_products);
   } else {
-    warp_per_row<BlockThreads>(args, first_row, last_row - 1);
+    // Only the last row can be long: the others began and ended inside the block's window.
+    stream_rows<BlockThreads, Capacity>(args, first_row, last_row - 1, s_products);
+    __syncthreads();
     block_per_row<BlockThreads>(args, last_row - 1, s_products);
   }
 }

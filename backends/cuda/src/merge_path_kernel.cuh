@@ -15,6 +15,7 @@
 #include "cuda_check.hpp"
 #include "merge_path_search.cuh"
 #include "spmv_arguments.cuh"
+#include "stage_products.cuh"
 
 namespace kspmv::cuda::detail {
 
@@ -88,10 +89,8 @@ __global__ void __launch_bounds__(BlockThreads)
   const std::int64_t nz0 = tiles.nonzeros[tile];
   const int rows = static_cast<int>(tiles.rows[tile + 1] - row0);
   const int nonzeros = static_cast<int>(tiles.nonzeros[tile + 1] - nz0);
-  for (int k = threadIdx.x; k < nonzeros; k += BlockThreads) s_values[k] = args.product(nz0 + k);
-  for (int k = threadIdx.x; k < rows; k += BlockThreads) {
-    s_row_ends[k] = static_cast<int>(args.row_begin(row0 + k + 1) - nz0);
-  }
+  stage_products<BlockThreads, ItemsPerThread>(args, nz0, nonzeros, s_values);
+  stage_row_ends<BlockThreads, ItemsPerThread>(args, row0, nz0, rows, s_row_ends);
   __syncthreads();
 
   // This thread's share of the tile's path, walked in order.
