@@ -19,6 +19,7 @@ import shlex
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 
 import perf_json
@@ -65,10 +66,12 @@ def judge(baseline_run, run, tolerance):
     return verdicts
 
 
-def rerun(driver, run, keys, times):
-    """Measures `keys` again `times` times with the driver command; yields {key: fraction}."""
+def rerun(driver, run, keys, times, pause):
+    """Measures `keys` again `times` times with the driver command, `pause` seconds apart (load
+    from other work comes and goes); yields {key: fraction}."""
     with tempfile.TemporaryDirectory(prefix="kspmv_gate_") as scratch:
         for attempt in range(times):
+            time.sleep(pause)
             output = os.path.join(scratch, f"rerun{attempt}")
             command = shlex.split(driver) + ["--output-dir", output, "--git-commit",
                                              run["git_commit"]]
@@ -84,13 +87,13 @@ def rerun(driver, run, keys, times):
             yield {k: r["roofline_fraction"] for k, r in perf_json.records_by_key(again).items()}
 
 
-def settle(verdicts, tolerance, driver, run, reruns):
+def settle(verdicts, tolerance, driver, run, reruns, pause=0.0):
     """Re-measures the regressed records; those whose best measurement is back within the
     tolerance become 'recovered'."""
     suspicious = {v.key: v for v in verdicts if v.status == "regressed"}
     if not suspicious or not driver or reruns <= 0:
         return
-    for fractions in rerun(driver, run, sorted(suspicious), reruns):
+    for fractions in rerun(driver, run, sorted(suspicious), reruns, pause):
         for key, fraction in fractions.items():
             if key in suspicious:
                 suspicious[key].measured.append(fraction)
@@ -155,6 +158,8 @@ def main(argv=None):
                              "nothing is re-measured")
     parser.add_argument("--reruns", type=int, default=2,
                         help="re-measurements of suspicious records (2)")
+    parser.add_argument("--rerun-pause", type=float, default=5.0,
+                        help="seconds to wait before each re-measurement (5)")
     parser.add_argument("--allow-missing", action="store_true",
                         help="a baseline record the run lacks is not a failure (runs with --only)")
     parser.add_argument("--history", help="JSON-lines file to append this run to")
@@ -175,7 +180,7 @@ def main(argv=None):
               f"this run on {run['device']['name']}")
 
     verdicts = judge(baseline, run, args.tolerance)
-    settle(verdicts, args.tolerance, args.driver, run, args.reruns)
+    settle(verdicts, args.tolerance, args.driver, run, args.reruns, args.rerun_pause)
 
     failing = {"regressed", "wrong"} | (set() if args.allow_missing else {"missing"})
     for v in verdicts:

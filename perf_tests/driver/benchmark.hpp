@@ -96,7 +96,7 @@ std::vector<Record> benchmark_matrix(const ExecSpace& exec, const std::string& n
   const auto expected = reference::spmv(Mode::NoTranspose, alpha, arrays, x_block, beta, y_block);
 
   std::vector<Record> records;
-  for (auto& impl : make_implementations(exec, ops, alpha, beta)) {
+  for (auto& impl : make_implementations(exec, ops, host, alpha, beta)) {
     Record r;
     r.matrix = name;
     r.source = source;

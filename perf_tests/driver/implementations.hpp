@@ -1,44 +1,25 @@
 #pragma once
 // Everything the suite times on one matrix: each algorithm kspmv's backend offers for the execution
-// space, and the baselines (Kokkos Kernels' own spmv everywhere, cuSPARSE when Kokkos has CUDA).
+// space, then the baselines: Kokkos Kernels' own spmv everywhere, cuSPARSE when Kokkos has CUDA.
 
-#include <KokkosSparse_CrsMatrix.hpp>
 #include <Kokkos_Core.hpp>
 
-#include <cmath>
-#include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
-#include <kspmv/kokkoskernels/compat.hpp>
 #include <kspmv/spmv.hpp>
 
+#include "kokkos_kernels_baseline.hpp"
+#include "kspmv/matrices/host_csr.hpp"
+#include "operands.hpp"
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "cusparse_baselines.hpp"
+#endif
+
 namespace kspmv::perf {
-
-// The matrix and vectors on the execution space's memory.
-template <class ExecSpace, class Scalar, class Ordinal, class Offset>
-struct DeviceOperands {
-  using device_type = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
-  std::int64_t num_cols = 0;
-  Kokkos::View<Offset*, device_type> row_map;
-  Kokkos::View<Ordinal*, device_type> entries;
-  Kokkos::View<Scalar*, device_type> values;
-  Kokkos::View<Scalar*, device_type> x;
-  Kokkos::View<Scalar*, device_type> y;
-};
-
-struct Implementation {
-  std::string backend;
-  std::string algorithm;
-  std::function<void()> call;  // y = alpha*A*x + beta*y on the instance, asynchronous
-  std::function<double()> setup_seconds = [] { return NAN; };  // valid after the first call
-  std::function<std::string()> chosen_algorithm;               // valid after the first call
-
-  std::string label() const { return backend + "/" + algorithm; }
-};
 
 template <class ExecSpace, class Scalar, class Ordinal, class Offset>
 void add_kspmv_algorithms(const ExecSpace& exec,
@@ -59,34 +40,21 @@ void add_kspmv_algorithms(const ExecSpace& exec,
   }
 }
 
-// Kokkos Kernels called directly (not through kspmv), with its default algorithm.
-template <class ExecSpace, class Scalar, class Ordinal, class Offset>
-void add_kokkos_kernels_baseline(const ExecSpace& exec,
-                                 const DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>& ops,
-                                 Scalar alpha, Scalar beta, std::vector<Implementation>& out) {
-  using Device = typename DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>::device_type;
-  using Matrix = KokkosSparse::CrsMatrix<Scalar, Ordinal, Device, void, Offset>;
-  const auto rows =
-      static_cast<Ordinal>(ops.row_map.extent(0) == 0 ? 0 : ops.row_map.extent(0) - 1);
-  const Matrix A("kspmv_perf::A", rows, static_cast<Ordinal>(ops.num_cols),
-                 static_cast<typename Matrix::size_type>(ops.values.extent(0)), ops.values,
-                 ops.row_map, ops.entries);
-  auto cache = std::make_shared<kokkoskernels::compat::HandleCache>();
-  Implementation impl;
-  impl.backend = "KokkosKernels";
-  impl.algorithm = "default";
-  impl.call = [=] { kokkoskernels::compat::spmv(exec, *cache, "N", alpha, A, ops.x, beta, ops.y); };
-  impl.chosen_algorithm = [] { return std::string("default"); };
-  out.push_back(std::move(impl));
-}
-
+// `host` must outlive the implementations (the cuSPARSE harness copies it on its first call).
 template <class ExecSpace, class Scalar, class Ordinal, class Offset>
 std::vector<Implementation> make_implementations(
     const ExecSpace& exec, const DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>& ops,
-    Scalar alpha, Scalar beta) {
+    const matrices::HostCsr<Scalar, Ordinal, Offset>& host, Scalar alpha, Scalar beta) {
   std::vector<Implementation> implementations;
   add_kspmv_algorithms(exec, ops, alpha, beta, implementations);
-  add_kokkos_kernels_baseline(exec, ops, alpha, beta, implementations);
+  add_kokkos_kernels_baselines(exec, ops, alpha, beta, implementations);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    add_cusparse_baselines(exec, ops, host, alpha, beta, implementations);
+  }
+#else
+  (void)host;
+#endif
   return implementations;
 }
 
@@ -95,8 +63,9 @@ template <class ExecSpace, class Scalar, class Ordinal, class Offset>
 std::vector<std::string> implementation_labels(const ExecSpace& exec) {
   DeviceOperands<ExecSpace, Scalar, Ordinal, Offset> empty;
   empty.row_map = decltype(empty.row_map)("kspmv_perf::empty_row_map", 1);
+  const matrices::HostCsr<Scalar, Ordinal, Offset> no_matrix;
   std::vector<std::string> labels;
-  for (const auto& impl : make_implementations(exec, empty, Scalar(1), Scalar(0))) {
+  for (const auto& impl : make_implementations(exec, empty, no_matrix, Scalar(1), Scalar(0))) {
     labels.push_back(impl.label());
   }
   return labels;

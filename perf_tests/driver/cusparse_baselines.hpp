@@ -1,0 +1,55 @@
+#pragma once
+// cuSPARSE CSR ALG1 and ALG2 as baselines on Kokkos::Cuda, through the CUDA benchmark's harness
+// (perf_tests/cuda/cusparse_spmv.hpp). The harness owns a device copy of the matrix; x and y are the
+// suite's Views, and the work goes to the instance's stream. Set up on the first call, like a kspmv
+// handle, so that the setup time is measured the same way.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "cusparse_spmv.hpp"
+#include "device_csr.hpp"
+#include "kspmv/matrices/host_csr.hpp"
+#include "operands.hpp"
+
+namespace kspmv::perf {
+
+template <class Scalar, class Ordinal, class Offset>
+void add_cusparse_baselines(const Kokkos::Cuda& exec,
+                            const DeviceOperands<Kokkos::Cuda, Scalar, Ordinal, Offset>& ops,
+                            const matrices::HostCsr<Scalar, Ordinal, Offset>& host, Scalar alpha,
+                            Scalar beta, std::vector<Implementation>& out) {
+  static_assert(std::is_same_v<Ordinal, std::int32_t> && std::is_same_v<Offset, std::int32_t>,
+                "the cuSPARSE harness takes 32-bit indices");
+  // The harness computes y = A x.
+  if (alpha != Scalar(1) || beta != Scalar(0)) return;
+  struct State {
+    std::unique_ptr<bench::DeviceCsr<Scalar, Ordinal, Offset>> matrix;
+    std::unique_ptr<bench::CusparseSpmv<Scalar>> spmv;
+  };
+  for (const auto& [name, algorithm] : {std::pair{"ALG1", CUSPARSE_SPMV_CSR_ALG1},
+                                        std::pair{"ALG2", CUSPARSE_SPMV_CSR_ALG2}}) {
+    auto state = std::make_shared<State>();
+    Implementation impl;
+    impl.backend = "cuSPARSE";
+    impl.algorithm = name;
+    impl.call = [state, &host, ops, exec, algorithm = algorithm] {
+      if (!state->spmv) {
+        state->matrix = std::make_unique<bench::DeviceCsr<Scalar, Ordinal, Offset>>(host);
+        state->spmv = std::make_unique<bench::CusparseSpmv<Scalar>>(
+            *state->matrix, ops.x.data(), ops.y.data(), algorithm, exec.cuda_stream());
+      }
+      state->spmv->apply();
+    };
+    impl.setup_seconds = [state] { return state->spmv->setup_seconds(); };
+    impl.chosen_algorithm = [label = impl.algorithm] { return label; };
+    out.push_back(std::move(impl));
+  }
+}
+
+}  // namespace kspmv::perf
