@@ -41,29 +41,55 @@ __global__ void adaptive_row_blocks_kernel(const Offset* row_map, std::int64_t n
   row_blocks[block] = low;
 }
 
-template <int BlockThreads, int Capacity, class T, class Ordinal, class Offset>
+// The rows [first_row, last_row), whose entries fit in shared memory: products staged there, then
+// each row summed by a group of lanes (as many as the block can spare, in fixed order); rows much
+// longer than the rest are left to one warp each, so that no group walks a long row alone.
+template <class Shape, class T, class Ordinal, class Offset>
 __device__ inline void stream_rows(const SpmvArguments<T, Ordinal, Offset>& args,
                                    std::int64_t first_row, std::int64_t last_row, T* s_products) {
+  constexpr int kBlockThreads = Shape::kBlockThreads;
   const std::int64_t begin = args.row_begin(first_row);
   const auto count = static_cast<int>(args.row_begin(last_row) - begin);
-  stage_products<BlockThreads, Capacity / BlockThreads>(args, begin, count, s_products);
+  stage_products<kBlockThreads, Shape::kLoadBatch>(args, begin, count, s_products);
   __syncthreads();
   const std::int64_t rows = last_row - first_row;
   int lanes = 32;
-  while (lanes > 1 && lanes * rows > BlockThreads) lanes /= 2;
+  while (lanes > 1 && lanes * rows > kBlockThreads) lanes /= 2;
+  const int long_row = max(Shape::kWarpRowLength, 8 * lanes);
+  const auto local_begin = [&](std::int64_t row) {
+    return static_cast<int>(args.row_begin(row) - begin);
+  };
   const int lane = static_cast<int>(threadIdx.x) % lanes;
-  const int groups = BlockThreads / lanes;
-  for (std::int64_t base = first_row; base < last_row; base += groups) {
+  for (std::int64_t base = first_row; base < last_row; base += kBlockThreads / lanes) {
     const std::int64_t row = base + threadIdx.x / lanes;
     T sum{};
+    bool mine = false;
     if (row < last_row) {
-      const auto row_end = static_cast<int>(args.row_begin(row + 1) - begin);
-      for (auto k = static_cast<int>(args.row_begin(row) - begin) + lane; k < row_end; k += lanes) {
-        sum += s_products[k];
+      const int row_begin = local_begin(row);
+      const int row_end = local_begin(row + 1);
+      mine = row_end - row_begin <= long_row;
+      if (mine) {
+        for (int k = row_begin + lane; k < row_end; k += lanes) sum += s_products[k];
       }
     }
     sum = group_sum(sum, lanes);
-    if (lane == 0 && row < last_row) args.store(row, sum);
+    if (lane == 0 && mine) args.store(row, sum);
+  }
+  const int warp_lane = static_cast<int>(threadIdx.x) % 32;
+  for (std::int64_t base = first_row + threadIdx.x / 32 * 32; base < last_row;
+       base += kBlockThreads) {
+    const std::int64_t candidate = base + warp_lane;
+    const bool is_long =
+        candidate < last_row && local_begin(candidate + 1) - local_begin(candidate) > long_row;
+    for (unsigned pending = __ballot_sync(0xffffffffu, is_long); pending != 0;
+         pending &= pending - 1) {
+      const std::int64_t row = base + __ffs(pending) - 1;
+      const int row_end = local_begin(row + 1);
+      T sum{};
+      for (int k = local_begin(row) + warp_lane; k < row_end; k += 32) sum += s_products[k];
+      sum = group_sum(sum, 32);
+      if (warp_lane == 0) args.store(row, sum);
+    }
   }
 }
 
@@ -86,20 +112,20 @@ __device__ inline void block_per_row(const SpmvArguments<T, Ordinal, Offset>& ar
   }
 }
 
-template <int BlockThreads, int Capacity, class T, class Ordinal, class Offset>
-__global__ void __launch_bounds__(BlockThreads)
+template <class Shape, class T, class Ordinal, class Offset>
+__global__ void __launch_bounds__(Shape::kBlockThreads)
     adaptive_spmv_kernel(SpmvArguments<T, Ordinal, Offset> args, const std::int64_t* row_blocks) {
-  __shared__ T s_products[Capacity];
+  __shared__ T s_products[Shape::kCapacity];
   const std::int64_t first_row = row_blocks[blockIdx.x];
   const std::int64_t last_row = row_blocks[blockIdx.x + 1];
   if (first_row == last_row) return;  // a window inside a long row that began earlier
-  if (args.row_begin(last_row) - args.row_begin(first_row) <= Capacity) {
-    stream_rows<BlockThreads, Capacity>(args, first_row, last_row, s_products);
+  if (args.row_begin(last_row) - args.row_begin(first_row) <= Shape::kCapacity) {
+    stream_rows<Shape>(args, first_row, last_row, s_products);
   } else {
     // Only the last row can be long: the others began and ended inside the block's window.
-    stream_rows<BlockThreads, Capacity>(args, first_row, last_row - 1, s_products);
+    stream_rows<Shape>(args, first_row, last_row - 1, s_products);
     __syncthreads();
-    block_per_row<BlockThreads>(args, last_row - 1, s_products);
+    block_per_row<Shape::kBlockThreads>(args, last_row - 1, s_products);
   }
 }
 

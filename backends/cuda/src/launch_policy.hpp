@@ -12,6 +12,9 @@ struct AdaptiveShape {
   static constexpr int kBlockThreads = 256;
   static constexpr int kCapacity = 2048;
   static constexpr int kWindow = kCapacity / 2;
+  static constexpr int kLoadBatch = 4;
+  // Rows longer than this are summed by a whole warp instead of a group of a few lanes.
+  static constexpr int kWarpRowLength = 64;
 };
 
 // MergePath: 256 threads x 8 path items per tile.
@@ -19,6 +22,7 @@ struct MergePathShape {
   static constexpr int kBlockThreads = 256;
   static constexpr int kItemsPerThread = 8;
   static constexpr int kTileItems = kBlockThreads * kItemsPerThread;
+  static constexpr int kLoadBatch = 8;
 };
 
 struct LaunchPolicy {
@@ -30,10 +34,12 @@ struct LaunchPolicy {
   double irregular_row_slack;
   // Auto: below this many nonzeros a call is latency-bound (L2-resident, a few microseconds).
   std::int64_t latency_bound_entries;
+  // Auto, latency-bound: Vector while its longest row takes at most this many steps of a group.
+  unsigned long long vector_longest_row_steps;
 };
 
 // Hopper (sm_90), measured on an H100/H200: see perf_tests/NOTES.md.
-inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20};
+inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 16};
 // Other architectures: Hopper's figures, untuned.
 inline constexpr LaunchPolicy kDefaultPolicy = kSm90Policy;
 

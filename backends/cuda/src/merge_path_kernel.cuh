@@ -75,28 +75,30 @@ __device__ inline void join_spanning_row(const SpmvArguments<T, Ordinal, Offset>
   }
 }
 
-template <int BlockThreads, int ItemsPerThread, class T, class Ordinal, class Offset>
-__global__ void __launch_bounds__(BlockThreads)
+template <class Shape, class T, class Ordinal, class Offset>
+__global__ void __launch_bounds__(Shape::kBlockThreads)
     merge_path_spmv_kernel(SpmvArguments<T, Ordinal, Offset> args, MergePathTiles<T> tiles) {
-  constexpr int kTileItems = BlockThreads * ItemsPerThread;
+  constexpr int kBlockThreads = Shape::kBlockThreads;
+  constexpr int kItemsPerThread = Shape::kItemsPerThread;
+  constexpr int kTileItems = Shape::kTileItems;
   __shared__ T s_values[kTileItems];  // the tile's products, then its row sums after them
   __shared__ int s_row_ends[kTileItems];
-  __shared__ T s_thread_sums[BlockThreads];
-  __shared__ SegmentedScanStorage<T, BlockThreads> s_scan;
+  __shared__ T s_thread_sums[kBlockThreads];
+  __shared__ SegmentedScanStorage<T, kBlockThreads> s_scan;
 
   const std::int64_t tile = blockIdx.x;
   const std::int64_t row0 = tiles.rows[tile];
   const std::int64_t nz0 = tiles.nonzeros[tile];
   const int rows = static_cast<int>(tiles.rows[tile + 1] - row0);
   const int nonzeros = static_cast<int>(tiles.nonzeros[tile + 1] - nz0);
-  stage_products<BlockThreads, ItemsPerThread>(args, nz0, nonzeros, s_values);
-  stage_row_ends<BlockThreads, ItemsPerThread>(args, row0, nz0, rows, s_row_ends);
+  stage_products<kBlockThreads, Shape::kLoadBatch>(args, nz0, nonzeros, s_values);
+  stage_row_ends<kBlockThreads, kItemsPerThread>(args, row0, nz0, rows, s_row_ends);
   __syncthreads();
 
   // This thread's share of the tile's path, walked in order.
   const int items = rows + nonzeros;
-  const int begin = min(static_cast<int>(threadIdx.x) * ItemsPerThread, items);
-  const int end = min(begin + ItemsPerThread, items);
+  const int begin = min(static_cast<int>(threadIdx.x) * kItemsPerThread, items);
+  const int end = min(begin + kItemsPerThread, items);
   const int* row_ends = s_row_ends;
   int row = merge_path_rows<int>(begin, rows, nonzeros, [row_ends](int i) { return row_ends[i]; });
   int nz = begin - row;
@@ -104,7 +106,7 @@ __global__ void __launch_bounds__(BlockThreads)
   T* s_row_sums = s_values + nonzeros;
   T running{};
 #pragma unroll
-  for (int item = 0; item < ItemsPerThread; ++item) {
+  for (int item = 0; item < kItemsPerThread; ++item) {
     if (begin + item < end) {
       if (row < rows && row_ends[row] <= nz) {
         s_row_sums[row] = running;
@@ -118,14 +120,14 @@ __global__ void __launch_bounds__(BlockThreads)
   }
 
   // Pieces of rows cut between threads: the threads before this one that ended inside first_row.
-  s_thread_sums[threadIdx.x] = block_segmented_inclusive_sum<BlockThreads>(row, running, s_scan);
+  s_thread_sums[threadIdx.x] = block_segmented_inclusive_sum<kBlockThreads>(row, running, s_scan);
   __syncthreads();
   if (row > first_row && threadIdx.x > 0) s_row_sums[first_row] += s_thread_sums[threadIdx.x - 1];
   __syncthreads();
 
   const std::int64_t row1 = row0 + rows;
   const bool head_spans = rows > 0 && args.row_begin(row0) < nz0;
-  for (int k = threadIdx.x; k < rows; k += BlockThreads) {
+  for (int k = threadIdx.x; k < rows; k += kBlockThreads) {
     if (k > 0 || !head_spans) args.store(row0 + k, s_row_sums[k]);
   }
   if (threadIdx.x >= 32) return;
@@ -136,7 +138,7 @@ __global__ void __launch_bounds__(BlockThreads)
   }
   const std::int64_t nz1 = nz0 + nonzeros;
   if (row1 < args.num_rows && args.row_begin(row1) < nz1) {
-    if (threadIdx.x == 0) tiles.carry_partials[tile] = s_thread_sums[BlockThreads - 1];
+    if (threadIdx.x == 0) tiles.carry_partials[tile] = s_thread_sums[kBlockThreads - 1];
     join_spanning_row(args, tiles, row1, tile_of(row1 + args.row_begin(row1)),
                       tile_of(row1 + args.row_begin(row1 + 1)));
   }

@@ -88,7 +88,10 @@ struct PlanState {
         static_cast<double>(longest) <=
         policy.irregular_row_factor * mean_row_length() + policy.irregular_row_slack;
     if (num_entries() < policy.latency_bound_entries) {
-      return regular ? Algorithm::Vector : Algorithm::Adaptive;
+      // One launch, and no group walking its longest row for long.
+      const auto lanes = static_cast<unsigned long long>(vector_lanes_for(mean_row_length()));
+      return (longest + lanes - 1) / lanes <= policy.vector_longest_row_steps ? Algorithm::Vector
+                                                                              : Algorithm::Adaptive;
     }
     return regular ? Algorithm::Adaptive : Algorithm::MergePath;
   }
@@ -144,7 +147,7 @@ struct PlanState {
         break;
       case Algorithm::Adaptive: {
         using Shape = AdaptiveShape;
-        adaptive_spmv_kernel<Shape::kBlockThreads, Shape::kCapacity>
+        adaptive_spmv_kernel<Shape>
             <<<static_cast<unsigned>(row_blocks.size() - 1), Shape::kBlockThreads, 0, stream>>>(
                 args, row_blocks.data());
         break;
@@ -157,7 +160,7 @@ struct PlanState {
                                       carry_partials.data(),
                                       head_partials.data(),
                                       arrivals.data()};
-        merge_path_spmv_kernel<Shape::kBlockThreads, Shape::kItemsPerThread>
+        merge_path_spmv_kernel<Shape>
             <<<static_cast<unsigned>(tiles.num_tiles), Shape::kBlockThreads, 0, stream>>>(args,
                                                                                           tiles);
         break;

@@ -10,24 +10,26 @@
 
 namespace kspmv::cuda::detail {
 
-// s_products[k] = product(begin + k) for k < count <= BlockThreads * ItemsPerThread.
-template <int BlockThreads, int ItemsPerThread, class T, class Ordinal, class Offset>
+// s_products[k] = product(begin + k) for k < count, Batch loads per thread in flight at a time.
+template <int BlockThreads, int Batch, class T, class Ordinal, class Offset>
 __device__ inline void stage_products(const SpmvArguments<T, Ordinal, Offset>& args,
                                       std::int64_t begin, int count, T* s_products) {
-  std::int64_t columns[ItemsPerThread];
-  T values[ItemsPerThread];
+  for (int base = 0; base < count; base += BlockThreads * Batch) {
+    std::int64_t columns[Batch];
+    T values[Batch];
 #pragma unroll
-  for (int i = 0; i < ItemsPerThread; ++i) {
-    const int k = static_cast<int>(threadIdx.x) + i * BlockThreads;
-    if (k < count) {
-      columns[i] = args.column(begin + k);
-      values[i] = args.value(begin + k);
+    for (int i = 0; i < Batch; ++i) {
+      const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
+      if (k < count) {
+        columns[i] = args.column(begin + k);
+        values[i] = args.value(begin + k);
+      }
     }
-  }
 #pragma unroll
-  for (int i = 0; i < ItemsPerThread; ++i) {
-    const int k = static_cast<int>(threadIdx.x) + i * BlockThreads;
-    if (k < count) s_products[k] = args.times_x(values[i], columns[i]);
+    for (int i = 0; i < Batch; ++i) {
+      const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
+      if (k < count) s_products[k] = args.times_x(values[i], columns[i]);
+    }
   }
 }
 
