@@ -74,6 +74,14 @@ def main(argv=None):
         print(f"nightly: kspmv_perf failed with status {status}")
         return status
 
+    if baseline and os.path.exists(baseline) and not args.baseline:
+        # The default baseline belongs to one machine class; timings of another are not comparable.
+        measured_on = perf_json.load_run(baseline)["device"]["name"]
+        here = perf_json.load_run(run_json)["device"]["name"]
+        if measured_on != here:
+            print(f"nightly: {baseline} was measured on {measured_on}, this is {here}: not gated "
+                  f"(pass --baseline to gate anyway)")
+            baseline = None
     if baseline and os.path.exists(baseline):
         status = gate.main(["--baseline", baseline, "--run", run_json, "--history", history,
                             "--tolerance", str(args.tolerance), "--reruns", str(args.reruns),

@@ -1,8 +1,8 @@
 #pragma once
 // cuSPARSE CSR ALG1 and ALG2 as baselines on Kokkos::Cuda, through the CUDA benchmark's harness
-// (perf_tests/cuda/cusparse_spmv.hpp). The harness owns a device copy of the matrix; x and y are the
-// suite's Views, and the work goes to the instance's stream. Set up on the first call, like a kspmv
-// handle, so that the setup time is measured the same way.
+// (perf_tests/cuda/cusparse_spmv.hpp). The harness owns a device copy of the matrix; x and y are
+// the suite's Views, and the work goes to the instance's stream. Set up on the first call, like a
+// kspmv handle, so that the setup time is measured the same way.
 
 #include <Kokkos_Core.hpp>
 
@@ -32,8 +32,8 @@ void add_cusparse_baselines(const Kokkos::Cuda& exec,
     std::unique_ptr<bench::DeviceCsr<Scalar, Ordinal, Offset>> matrix;
     std::unique_ptr<bench::CusparseSpmv<Scalar>> spmv;
   };
-  for (const auto& [name, algorithm] : {std::pair{"ALG1", CUSPARSE_SPMV_CSR_ALG1},
-                                        std::pair{"ALG2", CUSPARSE_SPMV_CSR_ALG2}}) {
+  for (const auto& [name, algorithm] :
+       {std::pair{"ALG1", CUSPARSE_SPMV_CSR_ALG1}, std::pair{"ALG2", CUSPARSE_SPMV_CSR_ALG2}}) {
     auto state = std::make_shared<State>();
     Implementation impl;
     impl.backend = "cuSPARSE";

@@ -1,11 +1,11 @@
 #pragma once
 // Kokkos Kernels' own spmv, called directly (not through kspmv), as a baseline. Kokkos Kernels
-// >= 4.3 can be told to use its native kernels, which matters on CUDA where its default may hand the
-// work to cuSPARSE (a baseline of its own); older versions have only the default.
+// >= 4.3 can be told to use its native kernels, which matters on CUDA where its default may hand
+// the work to cuSPARSE (a baseline of its own); older versions have only the default.
 
-#include <Kokkos_Core.hpp>
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <KokkosSparse_spmv.hpp>
+#include <Kokkos_Core.hpp>
 
 #include <memory>
 #include <string>
@@ -34,8 +34,8 @@ void add_kokkos_kernels_baselines(const ExecSpace& exec,
                                   Scalar alpha, Scalar beta, std::vector<Implementation>& out) {
   const auto A = kokkos_kernels_matrix(ops);
 #if KSPMV_KOKKOSKERNELS_VERSION >= 40300
-  using Handle = KokkosSparse::SPMVHandle<ExecSpace, std::decay_t<decltype(A)>,
-                                          decltype(ops.x), decltype(ops.y)>;
+  using Handle = KokkosSparse::SPMVHandle<ExecSpace, std::decay_t<decltype(A)>, decltype(ops.x),
+                                          decltype(ops.y)>;
   for (const auto& [name, algorithm] :
        {std::pair{"native", KokkosSparse::SPMV_NATIVE},
         std::pair{"native_merge_path", KokkosSparse::SPMV_NATIVE_MERGE_PATH}}) {

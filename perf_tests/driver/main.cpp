@@ -29,14 +29,25 @@ struct Suite {
   std::vector<std::string> labels;  // backend/algorithm of every implementation
 };
 
-bool any_selected(const Options& options, const Suite& suite, const std::string& matrix,
-                  const std::string& precision, int* count = nullptr) {
-  int n = 0;
-  for (const auto& label : suite.labels) {
-    n += selected(options, matrix + "/" + label + "/" + precision) ? 1 : 0;
+// The record keys of one matrix that --only lets through.
+std::vector<std::string> selected_keys(const Options& options, const Suite& suite,
+                                       const std::string& matrix) {
+  std::vector<std::string> keys;
+  for (const auto& precision : options.precisions) {
+    for (const auto& label : suite.labels) {
+      const auto key = matrix + "/" + label + "/" + precision;
+      if (selected(options, key)) keys.push_back(key);
+    }
   }
-  if (count) *count += n;
-  return n > 0;
+  return keys;
+}
+
+bool any_selected(const Options& options, const Suite& suite, const std::string& matrix,
+                  const std::string& precision) {
+  for (const auto& label : suite.labels) {
+    if (selected(options, matrix + "/" + label + "/" + precision)) return true;
+  }
+  return false;
 }
 
 template <class Scalar>
@@ -87,14 +98,10 @@ int run(int argc, char** argv) {
 
   Progress progress;
   for (const auto& source : suite.matrices) {
-    for (const auto& p : options.precisions) {
-      if (options.list_only) {
-        for (const auto& label : suite.labels) {
-          const auto key = source.name + "/" + label + "/" + p;
-          if (selected(options, key)) std::cout << key << "\n";
-        }
-      }
-      any_selected(options, suite, source.name, p, &progress.total);
+    const auto keys = selected_keys(options, suite, source.name);
+    progress.total += static_cast<int>(keys.size());
+    for (const auto& key : keys) {
+      if (options.list_only) std::cout << key << "\n";
     }
   }
   if (options.list_only) return 0;
@@ -129,11 +136,7 @@ int run(int argc, char** argv) {
     } catch (const std::invalid_argument& e) {
       std::cout << "skipping " << source.name << ": " << e.what() << std::endl;
       skipped.push_back({source.name, e.what()});
-      for (const auto& p : options.precisions) {
-        int not_measured = 0;
-        any_selected(options, suite, source.name, p, &not_measured);
-        progress.total -= not_measured;
-      }
+      progress.total -= static_cast<int>(selected_keys(options, suite, source.name).size());
     }
   }
 

@@ -54,7 +54,7 @@ std::string usage() {
   --only GLOB             measure only records whose key matrix/backend/algorithm/precision matches
                           (repeatable; shell globs, e.g. 'stencil*/kspmv/*/fp64')
   --batches N             timed batches per record, the median is reported (default 7)
-  --min-batch-seconds T   calls per batch grow until a batch lasts T (quick: 0.002, nightly: 0.02)
+  --min-batch-seconds T   calls per batch grow until a batch lasts T (quick: 0.005, nightly: 0.02)
   --warmup N              untimed calls before timing (default 3)
   --copy-bytes B          bytes read + written by the bandwidth probe (default 1 GiB, quick 256 MiB)
   --seed N                generator seed
@@ -130,7 +130,7 @@ bool parse_options(int argc, char** argv, Options& options) {
   const bool quick = options.suite == "quick";
   if (options.scale == 0) options.scale = quick ? 0.002 : 1.0;
   if (options.max_real_matrices < 0) options.max_real_matrices = quick ? 4 : 1 << 30;
-  if (options.min_batch_seconds <= 0) options.min_batch_seconds = quick ? 0.002 : 0.02;
+  if (options.min_batch_seconds <= 0) options.min_batch_seconds = quick ? 0.005 : 0.02;
   if (options.copy_bytes <= 0) options.copy_bytes = quick ? 256.0 * (1 << 20) : 1024.0 * (1 << 20);
   if (options.json_path.empty()) options.json_path = options.output_dir + "/run.json";
   if (options.csv_path.empty()) options.csv_path = options.output_dir + "/run.csv";
