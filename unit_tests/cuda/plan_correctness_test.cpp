@@ -106,15 +106,19 @@ TYPED_TEST(CudaPlanTest, AlphaZeroReadsNeitherMatrixNorX) {
   }
 }
 
-TYPED_TEST(CudaPlanTest, OneHugeRow) {
+TYPED_TEST(CudaPlanTest, OneHugeRowFirstMiddleOrLast) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
-  using TestCsr = typename TestFixture::Csr;
-  const TestCsr A =
-      kspmv::testing::one_dense_row_csr<typename TestFixture::Value, typename TestFixture::Index,
-                                        typename TestFixture::RowOffset>(3000, 2000, 1234, 150000,
-                                                                         3, this->rng);
-  for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) this->expect_all_algorithms(A, mode);
+  for (const std::int64_t dense_row : {0, 1234, 2999}) {
+    SCOPED_TRACE("dense row " + std::to_string(dense_row));
+    const auto A =
+        kspmv::testing::one_dense_row_csr<typename TestFixture::Value, typename TestFixture::Index,
+                                          typename TestFixture::RowOffset>(3000, 2000, dense_row,
+                                                                           150000, 3, this->rng);
+    for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+      this->expect_all_algorithms(A, mode);
+    }
+  }
 }
 
 TYPED_TEST(CudaPlanTest, RowLengthsSpreadOverZeroTo5000) {

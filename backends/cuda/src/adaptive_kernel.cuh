@@ -1,131 +1,181 @@
 #pragma once
-// Adaptive (CSR-Adaptive / CSR-Stream, Greathouse & Daga): rows are grouped into row blocks of
-// about kWindow nonzeros, one per thread block. A block whose nonzeros fit in shared memory streams
-// them in with fully coalesced loads and reduces each row there with as many lanes per row as the
-// block can spare (CSR-Stream). A block that does not fit holds short rows and one long last row:
-// the short rows are streamed the same way, the long one goes to the whole block (CSR-VectorL).
-
-#include <cuda_runtime_api.h>
+// Adaptive (CSR-Adaptive / CSR-Stream / CSR-VectorL, Greathouse & Daga). The merge path of rows and
+// nonzeros (see merge_path_search.cuh) is cut into windows of kWindow steps; thread block b owns
+// the rows that begin in window b. So a block owns at most kWindow rows, and all of its rows but
+// the last hold fewer than kWindow entries: they are streamed into shared memory with coalesced
+// loads and reduced there (CSR-Stream). Only a block's last row can be long. One that spans whole
+// windows leaves those windows' blocks without rows of their own: they each sum the row's entries
+// in their window, the owner sums the rest, and the pieces are joined as in join_row_pieces.cuh
+// (CSR-VectorL over several blocks). One launch, bitwise reproducible.
 
 #include <cstdint>
 
+#include "join_row_pieces.cuh"
 #include "spmv_arguments.cuh"
 #include "stage_products.cuh"
 
 namespace kspmv::cuda::detail {
 
-// Row block b holds the rows whose first nonzero lies in [b*window, (b+1)*window): no search over
-// the whole matrix, one binary search per block. Every row but a block's last is shorter than the
-// window, so a block fits in 2*window slots unless its last row is long.
+template <class T>
+struct AdaptiveBlocks {
+  std::int64_t num_blocks;
+  const std::int64_t*
+      first_rows;  // num_blocks + 1: block b owns rows [first_rows[b], first_rows[b+1])
+  T* pieces;       // one per block, for rows split over blocks
+  int* arrivals;   // one per block (indexed by the owner), zero between launches
+};
+
+// first_rows[b] = the first row whose path begins at or after b*window.
 template <class Offset>
 __global__ void adaptive_row_blocks_kernel(const Offset* row_map, std::int64_t num_rows,
                                            std::int64_t num_blocks, std::int64_t window,
-                                           std::int64_t* row_blocks) {
+                                           std::int64_t* first_rows) {
   const std::int64_t block = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (block > num_blocks) return;
-  if (block == num_blocks) {
-    row_blocks[block] = num_rows;
-    return;
-  }
   const std::int64_t target = block * window;
   std::int64_t low = 0;
-  std::int64_t high = num_rows;
-  while (low < high) {  // first row starting at or after target
+  std::int64_t high = block == num_blocks ? 0 : num_rows;
+  while (low < high) {
     const std::int64_t middle = low + (high - low) / 2;
-    if (static_cast<std::int64_t>(row_map[middle]) < target) {
+    if (middle + static_cast<std::int64_t>(row_map[middle]) < target) {
       low = middle + 1;
     } else {
       high = middle;
     }
   }
-  row_blocks[block] = low;
+  first_rows[block] = block == num_blocks ? num_rows : low;
 }
 
-// The rows [first_row, last_row), whose entries fit in shared memory: products staged there, then
-// each row summed by a group of lanes (as many as the block can spare, in fixed order); rows much
-// longer than the rest are left to one warp each, so that no group walks a long row alone.
+// Sum over the whole block, in a fixed order; the result is valid in thread 0.
+template <int BlockThreads, class T>
+__device__ inline T block_sum(T value, T* s_scratch) {
+  value = group_sum(value, 32);
+  if (threadIdx.x % 32 == 0) s_scratch[threadIdx.x / 32] = value;
+  __syncthreads();
+  T total{};
+  if (threadIdx.x == 0) {
+    for (int warp = 0; warp < BlockThreads / 32; ++warp) total += s_scratch[warp];
+  }
+  return total;
+}
+
+// This thread's share of the products of entries [begin, end), strided over the block.
+template <int BlockThreads, class T, class Ordinal, class Offset>
+__device__ inline T strided_sum(const SpmvArguments<T, Ordinal, Offset>& args, std::int64_t begin,
+                                std::int64_t end) {
+  T sum{};
+#pragma unroll 4
+  for (std::int64_t entry = begin + threadIdx.x; entry < end; entry += BlockThreads) {
+    sum += args.product(entry);
+  }
+  return sum;
+}
+
+// Rows [first_row, last_row), every one shorter than the window: their products are staged in
+// shared memory, then each row is summed by a group of lanes (as many as the block can spare, in a
+// fixed order); rows much longer than the others go to a warp each, so no group walks one alone.
 template <class Shape, class T, class Ordinal, class Offset>
 __device__ inline void stream_rows(const SpmvArguments<T, Ordinal, Offset>& args,
-                                   std::int64_t first_row, std::int64_t last_row, T* s_products) {
+                                   std::int64_t first_row, std::int64_t last_row, T* s_products,
+                                   int* s_row_begins) {
   constexpr int kBlockThreads = Shape::kBlockThreads;
+  const auto rows = static_cast<int>(last_row - first_row);
   const std::int64_t begin = args.row_begin(first_row);
+  for (int k = threadIdx.x; k <= rows; k += kBlockThreads) {
+    s_row_begins[k] = static_cast<int>(args.row_begin(first_row + k) - begin);
+  }
   const auto count = static_cast<int>(args.row_begin(last_row) - begin);
   stage_products<kBlockThreads, Shape::kLoadBatch>(args, begin, count, s_products);
   __syncthreads();
-  const std::int64_t rows = last_row - first_row;
   int lanes = 32;
   while (lanes > 1 && lanes * rows > kBlockThreads) lanes /= 2;
   const int long_row = max(Shape::kWarpRowLength, 8 * lanes);
-  const auto local_begin = [&](std::int64_t row) {
-    return static_cast<int>(args.row_begin(row) - begin);
-  };
   const int lane = static_cast<int>(threadIdx.x) % lanes;
-  for (std::int64_t base = first_row; base < last_row; base += kBlockThreads / lanes) {
-    const std::int64_t row = base + threadIdx.x / lanes;
+  for (int base = 0; base < rows; base += kBlockThreads / lanes) {
+    const int row = base + static_cast<int>(threadIdx.x) / lanes;
     T sum{};
-    bool mine = false;
-    if (row < last_row) {
-      const int row_begin = local_begin(row);
-      const int row_end = local_begin(row + 1);
-      mine = row_end - row_begin <= long_row;
-      if (mine) {
-        for (int k = row_begin + lane; k < row_end; k += lanes) sum += s_products[k];
+    const bool mine = row < rows && s_row_begins[row + 1] - s_row_begins[row] <= long_row;
+    if (mine) {
+      for (int k = s_row_begins[row] + lane; k < s_row_begins[row + 1]; k += lanes) {
+        sum += s_products[k];
       }
     }
     sum = group_sum(sum, lanes);
-    if (lane == 0 && mine) args.store(row, sum);
+    if (lane == 0 && mine) args.store(first_row + row, sum);
   }
   const int warp_lane = static_cast<int>(threadIdx.x) % 32;
-  for (std::int64_t base = first_row + threadIdx.x / 32 * 32; base < last_row;
-       base += kBlockThreads) {
-    const std::int64_t candidate = base + warp_lane;
+  for (int base = static_cast<int>(threadIdx.x) / 32 * 32; base < rows; base += kBlockThreads) {
+    const int candidate = base + warp_lane;
     const bool is_long =
-        candidate < last_row && local_begin(candidate + 1) - local_begin(candidate) > long_row;
+        candidate < rows && s_row_begins[candidate + 1] - s_row_begins[candidate] > long_row;
     for (unsigned pending = __ballot_sync(0xffffffffu, is_long); pending != 0;
          pending &= pending - 1) {
-      const std::int64_t row = base + __ffs(pending) - 1;
-      const int row_end = local_begin(row + 1);
+      const int row = base + __ffs(pending) - 1;
       T sum{};
-      for (int k = local_begin(row) + warp_lane; k < row_end; k += 32) sum += s_products[k];
+      for (int k = s_row_begins[row] + warp_lane; k < s_row_begins[row + 1]; k += 32) {
+        sum += s_products[k];
+      }
       sum = group_sum(sum, 32);
-      if (warp_lane == 0) args.store(row, sum);
+      if (warp_lane == 0) args.store(first_row + row, sum);
     }
   }
 }
 
-template <int BlockThreads, class T, class Ordinal, class Offset>
-__device__ inline void block_per_row(const SpmvArguments<T, Ordinal, Offset>& args,
-                                     std::int64_t row, T* s_warp_sums) {
-  const std::int64_t end = args.row_begin(row + 1);
-  T sum{};
-#pragma unroll 4
-  for (std::int64_t entry = args.row_begin(row) + threadIdx.x; entry < end; entry += BlockThreads) {
-    sum += args.product(entry);
-  }
-  sum = group_sum(sum, 32);
-  if (threadIdx.x % 32 == 0) s_warp_sums[threadIdx.x / 32] = sum;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    T total{};
-    for (int warp = 0; warp < BlockThreads / 32; ++warp) total += s_warp_sums[warp];
-    args.store(row, total);
+// A long row split over the blocks first..last: stores this block's piece, then joins.
+template <class T, class Ordinal, class Offset>
+__device__ inline void store_piece_and_join(const SpmvArguments<T, Ordinal, Offset>& args,
+                                            const AdaptiveBlocks<T>& blocks, std::int64_t row,
+                                            std::int64_t first, std::int64_t last, T piece) {
+  if (threadIdx.x == 0) blocks.pieces[blockIdx.x] = piece;
+  if (threadIdx.x < 32) {
+    join_row_pieces(args, blocks.arrivals + first, row, first, last,
+                    [&](std::int64_t b) { return load_coherent(blocks.pieces + b); });
   }
 }
 
 template <class Shape, class T, class Ordinal, class Offset>
 __global__ void __launch_bounds__(Shape::kBlockThreads)
-    adaptive_spmv_kernel(SpmvArguments<T, Ordinal, Offset> args, const std::int64_t* row_blocks) {
+    adaptive_spmv_kernel(SpmvArguments<T, Ordinal, Offset> args, AdaptiveBlocks<T> blocks) {
+  constexpr int kBlockThreads = Shape::kBlockThreads;
+  constexpr std::int64_t kWindow = Shape::kWindow;
   __shared__ T s_products[Shape::kCapacity];
-  const std::int64_t first_row = row_blocks[blockIdx.x];
-  const std::int64_t last_row = row_blocks[blockIdx.x + 1];
-  if (first_row == last_row) return;  // a window inside a long row that began earlier
-  if (args.row_begin(last_row) - args.row_begin(first_row) <= Shape::kCapacity) {
-    stream_rows<Shape>(args, first_row, last_row, s_products);
-  } else {
-    // Only the last row can be long: the others began and ended inside the block's window.
-    stream_rows<Shape>(args, first_row, last_row - 1, s_products);
+  __shared__ int s_row_begins[kWindow + 1];
+  const std::int64_t block = blockIdx.x;
+  const std::int64_t first_row = blocks.first_rows[block];
+  const std::int64_t last_row = blocks.first_rows[block + 1];
+  // The long row ending in or after this block's window, and the blocks that share it.
+  const std::int64_t row = first_row == last_row ? first_row - 1 : last_row - 1;
+  if (row < 0) return;
+  const std::int64_t row_begin = args.row_begin(row);
+  const std::int64_t row_end = args.row_begin(row + 1);
+  const std::int64_t owner = (row + row_begin) / kWindow;
+  const std::int64_t helpers_end =
+      row + 1 == args.num_rows ? blocks.num_blocks : (row + row_end + 1) / kWindow;
+  // Entries of `row` whose path steps lie in window b: [b*kWindow - row, (b+1)*kWindow - row).
+  const auto window_begin = [&](std::int64_t b) {
+    return min(max(b * kWindow - row, row_begin), row_end);
+  };
+  if (first_row == last_row) {  // a helper: its window lies inside the row
+    const T piece = block_sum<kBlockThreads>(
+        strided_sum<kBlockThreads>(args, window_begin(block), window_begin(block + 1)), s_products);
+    store_piece_and_join(args, blocks, row, owner, helpers_end - 1, piece);
+    return;
+  }
+  if (helpers_end > block + 1) {  // the owner of a row that helpers share
+    stream_rows<Shape>(args, first_row, row, s_products, s_row_begins);
     __syncthreads();
-    block_per_row<Shape::kBlockThreads>(args, last_row - 1, s_products);
+    const T head = strided_sum<kBlockThreads>(args, row_begin, window_begin(block + 1));
+    const T tail = strided_sum<kBlockThreads>(args, window_begin(helpers_end), row_end);
+    store_piece_and_join(args, blocks, row, owner, helpers_end - 1,
+                         block_sum<kBlockThreads>(head + tail, s_products));
+  } else if (row_end - args.row_begin(first_row) <= Shape::kCapacity) {
+    stream_rows<Shape>(args, first_row, last_row, s_products, s_row_begins);
+  } else {  // a last row too long to stage, but not long enough for helpers
+    stream_rows<Shape>(args, first_row, row, s_products, s_row_begins);
+    __syncthreads();
+    const T sum =
+        block_sum<kBlockThreads>(strided_sum<kBlockThreads>(args, row_begin, row_end), s_products);
+    if (threadIdx.x == 0) args.store(row, sum);
   }
 }
 

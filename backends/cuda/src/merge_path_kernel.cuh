@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "block_segmented_scan.cuh"
-#include "cuda_check.hpp"
+#include "join_row_pieces.cuh"
 #include "merge_path_search.cuh"
 #include "spmv_arguments.cuh"
 #include "stage_products.cuh"
@@ -45,34 +45,6 @@ __global__ void merge_path_tiles_kernel(const Offset* row_map, std::int64_t num_
       [row_map](std::int64_t row) { return static_cast<std::int64_t>(row_map[row + 1]); });
   tile_rows[tile] = rows;
   tile_nonzeros[tile] = diagonal - rows;
-}
-
-// A row whose path runs from tile first_tile to tile last_tile (> first_tile): this block's piece
-// is already stored; whichever block counts in last sums all pieces in tile order. Called by one
-// warp.
-template <class T, class Ordinal, class Offset>
-__device__ inline void join_spanning_row(const SpmvArguments<T, Ordinal, Offset>& args,
-                                         const MergePathTiles<T>& tiles, std::int64_t row,
-                                         std::int64_t first_tile, std::int64_t last_tile) {
-  const int lane = threadIdx.x % 32;
-  int arrived = 0;
-  if (lane == 0) {
-    __threadfence();
-    arrived = atomicAdd(tiles.arrivals + last_tile, 1);
-  }
-  arrived = __shfl_sync(0xffffffffu, arrived, 0);
-  if (arrived != last_tile - first_tile) return;
-  __threadfence();
-  T sum{};
-  for (std::int64_t tile = first_tile + lane; tile < last_tile; tile += 32) {
-    sum += load_coherent(tiles.carry_partials + tile);
-  }
-  sum = group_sum(sum, 32);
-  if (lane == 0) {
-    sum += load_coherent(tiles.head_partials + last_tile);
-    args.store(row, sum);
-    tiles.arrivals[last_tile] = 0;
-  }
 }
 
 template <class Shape, class T, class Ordinal, class Offset>
@@ -132,15 +104,22 @@ __global__ void __launch_bounds__(Shape::kBlockThreads)
   }
   if (threadIdx.x >= 32) return;
   const auto tile_of = [](std::int64_t diagonal) { return diagonal / kTileItems; };
+  // Pieces of a row spanning tiles t_a..t_b: carries of t_a..t_b-1, then t_b's head.
+  const auto join = [&](std::int64_t spanning_row, std::int64_t first_tile,
+                        std::int64_t last_tile) {
+    join_row_pieces(
+        args, tiles.arrivals + last_tile, spanning_row, first_tile, last_tile, [&](std::int64_t t) {
+          return load_coherent(t < last_tile ? tiles.carry_partials + t : tiles.head_partials + t);
+        });
+  };
   if (head_spans) {
     if (threadIdx.x == 0) tiles.head_partials[tile] = s_row_sums[0];
-    join_spanning_row(args, tiles, row0, tile_of(row0 + args.row_begin(row0)), tile);
+    join(row0, tile_of(row0 + args.row_begin(row0)), tile);
   }
   const std::int64_t nz1 = nz0 + nonzeros;
   if (row1 < args.num_rows && args.row_begin(row1) < nz1) {
     if (threadIdx.x == 0) tiles.carry_partials[tile] = s_thread_sums[kBlockThreads - 1];
-    join_spanning_row(args, tiles, row1, tile_of(row1 + args.row_begin(row1)),
-                      tile_of(row1 + args.row_begin(row1 + 1)));
+    join(row1, tile_of(row1 + args.row_begin(row1)), tile_of(row1 + args.row_begin(row1 + 1)));
   }
 }
 

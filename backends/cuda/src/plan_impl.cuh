@@ -56,12 +56,12 @@ struct PlanState {
   double setup_seconds = 0;
   LaunchPolicy policy = kDefaultPolicy;
   int vector_lanes = 32;
-  DeviceBuffer<std::int64_t> row_blocks;  // Adaptive
+  DeviceBuffer<std::int64_t> first_rows;  // Adaptive
   DeviceBuffer<std::int64_t> tile_rows;   // MergePath
   DeviceBuffer<std::int64_t> tile_nonzeros;
-  DeviceBuffer<T> carry_partials;
-  DeviceBuffer<T> head_partials;
-  DeviceBuffer<int> arrivals;
+  DeviceBuffer<T> pieces;       // both: pieces of rows split over blocks (MergePath: carries)
+  DeviceBuffer<T> head_pieces;  // MergePath: the piece a tile ends a split row with
+  DeviceBuffer<int> arrivals;   // both: counters for joining the pieces
   std::unique_ptr<Transposed> transposed;
 
   std::int64_t num_rows() const { return static_cast<std::int64_t>(matrix.num_rows); }
@@ -104,11 +104,15 @@ struct PlanState {
         break;
       case Algorithm::Adaptive: {
         using Shape = AdaptiveShape;
-        const std::int64_t blocks =
-            std::max<std::int64_t>(1, (num_entries() + Shape::kWindow - 1) / Shape::kWindow);
-        row_blocks = DeviceBuffer<std::int64_t>(static_cast<std::size_t>(blocks) + 1);
+        const std::int64_t blocks = std::max<std::int64_t>(
+            1, (num_rows() + num_entries() + Shape::kWindow - 1) / Shape::kWindow);
+        const auto n = static_cast<std::size_t>(blocks);
+        first_rows = DeviceBuffer<std::int64_t>(n + 1);
+        pieces = DeviceBuffer<T>(n);
+        arrivals = DeviceBuffer<int>(n);
+        KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals.data(), 0, n * sizeof(int), stream));
         adaptive_row_blocks_kernel<<<grid_for(blocks + 1, kThreads), kThreads, 0, stream>>>(
-            matrix.row_map, num_rows(), blocks, Shape::kWindow, row_blocks.data());
+            matrix.row_map, num_rows(), blocks, Shape::kWindow, first_rows.data());
         KSPMV_CUDA_CHECK(cudaGetLastError());
         break;
       }
@@ -119,8 +123,8 @@ struct PlanState {
         const auto n = static_cast<std::size_t>(tiles);
         tile_rows = DeviceBuffer<std::int64_t>(n + 1);
         tile_nonzeros = DeviceBuffer<std::int64_t>(n + 1);
-        carry_partials = DeviceBuffer<T>(n);
-        head_partials = DeviceBuffer<T>(n);
+        pieces = DeviceBuffer<T>(n);
+        head_pieces = DeviceBuffer<T>(n);
         arrivals = DeviceBuffer<int>(n);
         KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals.data(), 0, n * sizeof(int), stream));
         merge_path_tiles_kernel<<<grid_for(tiles + 1, kThreads), kThreads, 0, stream>>>(
@@ -147,9 +151,11 @@ struct PlanState {
         break;
       case Algorithm::Adaptive: {
         using Shape = AdaptiveShape;
+        const AdaptiveBlocks<T> blocks{static_cast<std::int64_t>(arrivals.size()),
+                                       first_rows.data(), pieces.data(), arrivals.data()};
         adaptive_spmv_kernel<Shape>
-            <<<static_cast<unsigned>(row_blocks.size() - 1), Shape::kBlockThreads, 0, stream>>>(
-                args, row_blocks.data());
+            <<<static_cast<unsigned>(blocks.num_blocks), Shape::kBlockThreads, 0, stream>>>(args,
+                                                                                            blocks);
         break;
       }
       case Algorithm::MergePath: {
@@ -157,8 +163,8 @@ struct PlanState {
         const MergePathTiles<T> tiles{static_cast<std::int64_t>(arrivals.size()),
                                       tile_rows.data(),
                                       tile_nonzeros.data(),
-                                      carry_partials.data(),
-                                      head_partials.data(),
+                                      pieces.data(),
+                                      head_pieces.data(),
                                       arrivals.data()};
         merge_path_spmv_kernel<Shape>
             <<<static_cast<unsigned>(tiles.num_tiles), Shape::kBlockThreads, 0, stream>>>(args,
