@@ -179,6 +179,11 @@ def main(argv=None):
         print(f"gate: warning: the baseline was measured on {baseline['device']['name']}, "
               f"this run on {run['device']['name']}")
 
+    ceiling_change = run["bandwidth"]["gb_per_s"] / baseline["bandwidth"]["gb_per_s"] - 1
+    if abs(ceiling_change) > args.tolerance:
+        print(f"gate: warning: the copy bandwidth moved by {100 * ceiling_change:+.1f}% since the "
+              f"baseline ({baseline['bandwidth']['gb_per_s']:.1f} -> "
+              f"{run['bandwidth']['gb_per_s']:.1f} GB/s): another machine, or a busy one")
     verdicts = judge(baseline, run, args.tolerance)
     settle(verdicts, args.tolerance, args.driver, run, args.reruns, args.rerun_pause)
 

@@ -59,7 +59,7 @@ def roofline_chart(plt, run, stem):
                  f"commit {run['git_commit']}; hollow points fit in the last-level cache",
                  fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="best")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     return save(plt, fig, stem)
 
 
@@ -83,7 +83,7 @@ def trend_chart(plt, history, stem):
     devices = sorted({e["device"] for e in history})
     ax.set_title(f"kspmv roofline fraction per run ({', '.join(devices)})", fontsize=10)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="best")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     return save(plt, fig, stem)
 

@@ -112,6 +112,15 @@ class GateTest(unittest.TestCase):
         status, output = self.gate(slowed(BASELINE, 1.04), "--tolerance", "0.02")
         self.assertEqual(status, 1, output)
 
+    def test_a_moved_bandwidth_ceiling_is_pointed_out(self):
+        busy = copy.deepcopy(BASELINE)
+        busy["bandwidth"]["gb_per_s"] *= 0.8
+        for r in busy["records"]:
+            r["roofline_fraction"] /= 0.8
+        status, output = self.gate(busy)
+        self.assertEqual(status, 0, output)
+        self.assertIn("copy bandwidth moved by -20.0%", output)
+
     def test_improvement_passes_and_is_reported(self):
         status, output = self.gate(slowed(BASELINE, 0.5))
         self.assertEqual(status, 0, output)
