@@ -87,7 +87,15 @@ def _check_fields(obj, fields, where):
         raise SchemaError(f"{where}: unknown fields {sorted(unknown)}")
 
 
-def _check_record(record, where, bandwidth):
+def compulsory_bytes(record, beta):
+    """DESIGN.md's byte model: the matrix, x once, y once (twice when beta != 0)."""
+    s, k = record["scalar_bytes"], record["vectors"]
+    return (record["nnz"] * (s + record["ordinal_bytes"])
+            + (record["rows"] + 1) * record["offset_bytes"]
+            + k * record["cols"] * s + k * record["rows"] * s * (2 if beta != 0 else 1))
+
+
+def _check_record(record, where, bandwidth, beta):
     _check_fields(record, RECORD_FIELDS, where)
     expected_key = "/".join(record[f] for f in ("matrix", "backend", "algorithm", "precision"))
     if record["key"] != expected_key:
@@ -103,6 +111,13 @@ def _check_record(record, where, bandwidth):
         if not isinstance(ratio, NUMBER) or not ratio > 0:
             raise SchemaError(f"{where}.speedup_vs.{baseline}: positive number expected")
     # The derived figures must follow from the byte model, so readers can trust them.
+    if record["compulsory_bytes"] != compulsory_bytes(record, beta):
+        raise SchemaError(f"{where}.compulsory_bytes: {record['compulsory_bytes']} is not the byte "
+                          f"model's {compulsory_bytes(record, beta)}")
+    expected_gb_per_s = record["compulsory_bytes"] / record["seconds_per_call"] * 1e-9
+    if not math.isclose(record["gb_per_s"], expected_gb_per_s, rel_tol=1e-9):
+        raise SchemaError(f"{where}.gb_per_s: {record['gb_per_s']} is not compulsory bytes / time "
+                          f"= {expected_gb_per_s}")
     expected_fraction = record["gb_per_s"] / bandwidth
     if not math.isclose(record["roofline_fraction"], expected_fraction, rel_tol=1e-9):
         raise SchemaError(f"{where}.roofline_fraction: {record['roofline_fraction']} is not "
@@ -125,7 +140,8 @@ def validate(run):
         raise SchemaError("run.bandwidth.gb_per_s: must be positive")
     keys = set()
     for i, record in enumerate(run["records"]):
-        _check_record(record, f"run.records[{i}]", run["bandwidth"]["gb_per_s"])
+        _check_record(record, f"run.records[{i}]", run["bandwidth"]["gb_per_s"],
+                      run["parameters"]["beta"])
         if record["key"] in keys:
             raise SchemaError(f"run.records[{i}].key: {record['key']!r} appears twice")
         keys.add(record["key"])

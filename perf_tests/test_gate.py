@@ -207,6 +207,15 @@ class SchemaTest(unittest.TestCase):
         run["records"][0]["gflop_per_s"] *= 2
         self.assert_invalid(run, r"gflop_per_s")
 
+    def test_compulsory_bytes_follow_design_md(self):
+        run = copy.deepcopy(BASELINE)
+        run["records"][0]["compulsory_bytes"] += 8
+        self.assert_invalid(run, r"compulsory_bytes: .* is not the byte model's")
+        record = make_record("m", "Auto", 1e-5, nnz=10, rows=3)
+        # 10 * (8 + 4) + 4 * 4 + 3 * 8 + 3 * 8 (beta == 0: y written once)
+        self.assertEqual(perf_json.compulsory_bytes(record, beta=0), 184)
+        self.assertEqual(perf_json.compulsory_bytes(record, beta=1), 208)
+
     def test_keys_are_consistent_and_unique(self):
         run = copy.deepcopy(BASELINE)
         run["records"][0]["key"] = "other"
