@@ -29,7 +29,8 @@ def measure(driver, output, *extra):
 def judge(baseline, run, rerun_command):
     output = io.StringIO()
     with contextlib.redirect_stdout(output):
-        status = gate.main(["--baseline", baseline, "--run", run, "--driver", rerun_command])
+        status = gate.main(["--baseline", baseline, "--run", run, "--driver", rerun_command,
+                            "--reruns", "3"])
     print(output.getvalue())
     return status, output.getvalue()
 
