@@ -3,10 +3,10 @@
 // nonzeros (see merge_path_search.cuh) is cut into windows of kWindow steps; thread block b owns
 // the rows that begin in window b. So a block owns at most kWindow rows, and all of its rows but
 // the last hold fewer than kWindow entries: they are streamed into shared memory with coalesced
-// loads and reduced there (CSR-Stream). Only a block's last row can be long. One that spans whole
-// windows leaves those windows' blocks without rows of their own: they each sum the row's entries
-// in their window, the owner sums the rest, and the pieces are joined as in join_row_pieces.cuh
-// (CSR-VectorL over several blocks). One launch, bitwise reproducible.
+// loads and reduced there (CSR-Stream). Only a block's last row can be long: the block sums it
+// alone (CSR-VectorL) unless it spans more than kOwnerWindows windows; then the blocks of the
+// windows it covers, which own no rows, each sum the row's entries in their window, the owner sums
+// the rest, and the pieces are joined as in join_row_pieces.cuh. One launch, bitwise reproducible.
 
 #include <cstdint>
 
@@ -16,25 +16,27 @@
 
 namespace kspmv::cuda::detail {
 
+// Block b owns rows [first_rows[b], first_rows[b+1]), whose entries start at first_entries[b].
 template <class T>
 struct AdaptiveBlocks {
   std::int64_t num_blocks;
-  const std::int64_t*
-      first_rows;  // num_blocks + 1: block b owns rows [first_rows[b], first_rows[b+1])
-  T* pieces;       // one per block, for rows split over blocks
-  int* arrivals;   // one per block (indexed by the owner), zero between launches
+  const std::int64_t* first_rows;     // num_blocks + 1
+  const std::int64_t* first_entries;  // num_blocks + 1
+  T* pieces;                          // one per block, for rows split over blocks
+  int* arrivals;                      // one per block (indexed by the owner), zero between launches
 };
 
-// first_rows[b] = the first row whose path begins at or after b*window.
+// first_rows[b] = the first row whose path begins at or after b*window; first_entries[b] its
+// offset.
 template <class Offset>
 __global__ void adaptive_row_blocks_kernel(const Offset* row_map, std::int64_t num_rows,
                                            std::int64_t num_blocks, std::int64_t window,
-                                           std::int64_t* first_rows) {
+                                           std::int64_t* first_rows, std::int64_t* first_entries) {
   const std::int64_t block = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (block > num_blocks) return;
   const std::int64_t target = block * window;
   std::int64_t low = 0;
-  std::int64_t high = block == num_blocks ? 0 : num_rows;
+  std::int64_t high = num_rows;
   while (low < high) {
     const std::int64_t middle = low + (high - low) / 2;
     if (middle + static_cast<std::int64_t>(row_map[middle]) < target) {
@@ -43,7 +45,9 @@ __global__ void adaptive_row_blocks_kernel(const Offset* row_map, std::int64_t n
       high = middle;
     }
   }
-  first_rows[block] = block == num_blocks ? num_rows : low;
+  const std::int64_t row = block == num_blocks ? num_rows : low;
+  first_rows[block] = row;
+  first_entries[block] = static_cast<std::int64_t>(row_map[row]);
 }
 
 // Sum over the whole block, in a fixed order; the result is valid in thread 0.
@@ -76,15 +80,15 @@ __device__ inline T strided_sum(const SpmvArguments<T, Ordinal, Offset>& args, s
 // fixed order); rows much longer than the others go to a warp each, so no group walks one alone.
 template <class Shape, class T, class Ordinal, class Offset>
 __device__ inline void stream_rows(const SpmvArguments<T, Ordinal, Offset>& args,
-                                   std::int64_t first_row, std::int64_t last_row, T* s_products,
+                                   std::int64_t first_row, std::int64_t last_row,
+                                   std::int64_t begin, std::int64_t end, T* s_products,
                                    int* s_row_begins) {
   constexpr int kBlockThreads = Shape::kBlockThreads;
   const auto rows = static_cast<int>(last_row - first_row);
-  const std::int64_t begin = args.row_begin(first_row);
   for (int k = threadIdx.x; k <= rows; k += kBlockThreads) {
     s_row_begins[k] = static_cast<int>(args.row_begin(first_row + k) - begin);
   }
-  const auto count = static_cast<int>(args.row_begin(last_row) - begin);
+  const auto count = static_cast<int>(end - begin);
   stage_products<kBlockThreads, Shape::kLoadBatch>(args, begin, count, s_products);
   __syncthreads();
   int lanes = 32;
@@ -134,7 +138,7 @@ __device__ inline void store_piece_and_join(const SpmvArguments<T, Ordinal, Offs
 }
 
 template <class Shape, class T, class Ordinal, class Offset>
-__global__ void __launch_bounds__(Shape::kBlockThreads)
+__global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocksPerSm)
     adaptive_spmv_kernel(SpmvArguments<T, Ordinal, Offset> args, AdaptiveBlocks<T> blocks) {
   constexpr int kBlockThreads = Shape::kBlockThreads;
   constexpr std::int64_t kWindow = Shape::kWindow;
@@ -143,36 +147,40 @@ __global__ void __launch_bounds__(Shape::kBlockThreads)
   const std::int64_t block = blockIdx.x;
   const std::int64_t first_row = blocks.first_rows[block];
   const std::int64_t last_row = blocks.first_rows[block + 1];
+  const std::int64_t begin = blocks.first_entries[block];
+  const std::int64_t end = blocks.first_entries[block + 1];
+  if (first_row < last_row && end - begin <= Shape::kCapacity) {  // the common case
+    stream_rows<Shape>(args, first_row, last_row, begin, end, s_products, s_row_begins);
+    return;
+  }
   // The long row ending in or after this block's window, and the blocks that share it.
-  const std::int64_t row = first_row == last_row ? first_row - 1 : last_row - 1;
+  const std::int64_t row = last_row - 1;
   if (row < 0) return;
   const std::int64_t row_begin = args.row_begin(row);
-  const std::int64_t row_end = args.row_begin(row + 1);
+  const std::int64_t row_end = end;
   const std::int64_t owner = (row + row_begin) / kWindow;
   const std::int64_t helpers_end =
       row + 1 == args.num_rows ? blocks.num_blocks : (row + row_end + 1) / kWindow;
+  const bool shared = helpers_end - owner > Shape::kOwnerWindows;
   // Entries of `row` whose path steps lie in window b: [b*kWindow - row, (b+1)*kWindow - row).
   const auto window_begin = [&](std::int64_t b) {
     return min(max(b * kWindow - row, row_begin), row_end);
   };
-  if (first_row == last_row) {  // a helper: its window lies inside the row
+  if (first_row == last_row) {  // no rows of its own: its window lies inside `row`
+    if (!shared) return;        // the owner sums the row alone
     const T piece = block_sum<kBlockThreads>(
         strided_sum<kBlockThreads>(args, window_begin(block), window_begin(block + 1)), s_products);
     store_piece_and_join(args, blocks, row, owner, helpers_end - 1, piece);
     return;
   }
-  if (helpers_end > block + 1) {  // the owner of a row that helpers share
-    stream_rows<Shape>(args, first_row, row, s_products, s_row_begins);
-    __syncthreads();
+  stream_rows<Shape>(args, first_row, row, begin, row_begin, s_products, s_row_begins);
+  __syncthreads();
+  if (shared) {
     const T head = strided_sum<kBlockThreads>(args, row_begin, window_begin(block + 1));
     const T tail = strided_sum<kBlockThreads>(args, window_begin(helpers_end), row_end);
     store_piece_and_join(args, blocks, row, owner, helpers_end - 1,
                          block_sum<kBlockThreads>(head + tail, s_products));
-  } else if (row_end - args.row_begin(first_row) <= Shape::kCapacity) {
-    stream_rows<Shape>(args, first_row, last_row, s_products, s_row_begins);
-  } else {  // a last row too long to stage, but not long enough for helpers
-    stream_rows<Shape>(args, first_row, row, s_products, s_row_begins);
-    __syncthreads();
+  } else {
     const T sum =
         block_sum<kBlockThreads>(strided_sum<kBlockThreads>(args, row_begin, row_end), s_products);
     if (threadIdx.x == 0) args.store(row, sum);

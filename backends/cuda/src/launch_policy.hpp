@@ -15,6 +15,11 @@ struct AdaptiveShape {
   static constexpr int kLoadBatch = 4;
   // Rows longer than this are summed by a whole warp instead of a group of a few lanes.
   static constexpr int kWarpRowLength = 64;
+  // A block sums its long last row alone while it spans at most this many windows; a longer one is
+  // shared with the blocks of the windows it covers.
+  static constexpr int kOwnerWindows = 4;
+  // Blocks resident per SM the kernel is compiled for (caps registers at 32 with 256 threads).
+  static constexpr int kMinBlocksPerSm = 8;
 };
 
 // MergePath: 256 threads x 8 path items per tile.
@@ -36,10 +41,12 @@ struct LaunchPolicy {
   std::int64_t latency_bound_entries;
   // Auto, latency-bound: Vector while its longest row takes at most this many steps of a group.
   unsigned long long vector_longest_row_steps;
+  // Auto, bandwidth-bound: Vector (a warp per row) for regular matrices with rows this long.
+  double vector_mean_row_length;
 };
 
 // Hopper (sm_90), measured on an H100/H200: see perf_tests/NOTES.md.
-inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 16};
+inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 16, 32.0};
 // Other architectures: Hopper's figures, untuned.
 inline constexpr LaunchPolicy kDefaultPolicy = kSm90Policy;
 

@@ -57,7 +57,8 @@ struct PlanState {
   LaunchPolicy policy = kDefaultPolicy;
   int vector_lanes = 32;
   DeviceBuffer<std::int64_t> first_rows;  // Adaptive
-  DeviceBuffer<std::int64_t> tile_rows;   // MergePath
+  DeviceBuffer<std::int64_t> first_entries;
+  DeviceBuffer<std::int64_t> tile_rows;  // MergePath
   DeviceBuffer<std::int64_t> tile_nonzeros;
   DeviceBuffer<T> pieces;       // both: pieces of rows split over blocks (MergePath: carries)
   DeviceBuffer<T> head_pieces;  // MergePath: the piece a tile ends a split row with
@@ -93,7 +94,8 @@ struct PlanState {
       return (longest + lanes - 1) / lanes <= policy.vector_longest_row_steps ? Algorithm::Vector
                                                                               : Algorithm::Adaptive;
     }
-    return regular ? Algorithm::Adaptive : Algorithm::MergePath;
+    return regular && mean_row_length() >= policy.vector_mean_row_length ? Algorithm::Vector
+                                                                         : Algorithm::Adaptive;
   }
 
   void prepare(cudaStream_t stream) {
@@ -108,11 +110,13 @@ struct PlanState {
             1, (num_rows() + num_entries() + Shape::kWindow - 1) / Shape::kWindow);
         const auto n = static_cast<std::size_t>(blocks);
         first_rows = DeviceBuffer<std::int64_t>(n + 1);
+        first_entries = DeviceBuffer<std::int64_t>(n + 1);
         pieces = DeviceBuffer<T>(n);
         arrivals = DeviceBuffer<int>(n);
         KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals.data(), 0, n * sizeof(int), stream));
         adaptive_row_blocks_kernel<<<grid_for(blocks + 1, kThreads), kThreads, 0, stream>>>(
-            matrix.row_map, num_rows(), blocks, Shape::kWindow, first_rows.data());
+            matrix.row_map, num_rows(), blocks, Shape::kWindow, first_rows.data(),
+            first_entries.data());
         KSPMV_CUDA_CHECK(cudaGetLastError());
         break;
       }
@@ -152,7 +156,8 @@ struct PlanState {
       case Algorithm::Adaptive: {
         using Shape = AdaptiveShape;
         const AdaptiveBlocks<T> blocks{static_cast<std::int64_t>(arrivals.size()),
-                                       first_rows.data(), pieces.data(), arrivals.data()};
+                                       first_rows.data(), first_entries.data(), pieces.data(),
+                                       arrivals.data()};
         adaptive_spmv_kernel<Shape>
             <<<static_cast<unsigned>(blocks.num_blocks), Shape::kBlockThreads, 0, stream>>>(args,
                                                                                             blocks);

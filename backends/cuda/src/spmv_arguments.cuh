@@ -27,13 +27,12 @@ struct SpmvArguments {
     return static_cast<std::int64_t>(__ldg(row_map + row));
   }
 
-  __device__ std::int64_t column(std::int64_t entry) const {
-    return static_cast<std::int64_t>(__ldg(entries + entry));
-  }
+  __device__ Ordinal column(std::int64_t entry) const { return __ldg(entries + entry); }
   __device__ T value(std::int64_t entry) const { return load_readonly(values + entry); }
   // a * x(column), a conjugated in modes C and H.
-  __device__ T times_x(T a, std::int64_t column) const {
-    return conjugate_if(a, conjugate) * load_readonly(x + column * x_stride);
+  __device__ T times_x(T a, Ordinal column) const {
+    return conjugate_if(a, conjugate) *
+           load_readonly(x + static_cast<std::int64_t>(column) * x_stride);
   }
   __device__ T product(std::int64_t entry) const { return times_x(value(entry), column(entry)); }
 

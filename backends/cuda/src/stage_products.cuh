@@ -15,7 +15,7 @@ template <int BlockThreads, int Batch, class T, class Ordinal, class Offset>
 __device__ inline void stage_products(const SpmvArguments<T, Ordinal, Offset>& args,
                                       std::int64_t begin, int count, T* s_products) {
   for (int base = 0; base < count; base += BlockThreads * Batch) {
-    std::int64_t columns[Batch];
+    Ordinal columns[Batch];
     T values[Batch];
 #pragma unroll
     for (int i = 0; i < Batch; ++i) {
