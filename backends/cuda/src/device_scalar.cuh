@@ -79,6 +79,28 @@ __device__ inline T load_readonly(const T* pointer) {
   }
 }
 
+// Load of data read once (the matrix): evict-first in L1 and L2, so that x, which is gathered many
+// times, keeps its place in L2.
+template <class T>
+__device__ inline T load_streaming(const T* pointer) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return __ldcs(pointer);
+  } else {
+    return {__ldcs(&pointer->re), __ldcs(&pointer->im)};
+  }
+}
+
+// Store of data written once (y), evict-first likewise.
+template <class T>
+__device__ inline void store_streaming(T* pointer, T value) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    __stcs(pointer, value);
+  } else {
+    __stcs(&pointer->re, value.re);
+    __stcs(&pointer->im, value.im);
+  }
+}
+
 // Load that bypasses L1: sees what other blocks wrote (after their __threadfence) in this launch.
 template <class T>
 __device__ inline T load_coherent(const T* pointer) {

@@ -7,12 +7,15 @@
 
 namespace kspmv::cuda::detail {
 
-// Adaptive: 256 threads, 2048 staged products (16 KiB in fp64), row blocks of ~1024 nonzeros.
+// Adaptive: 256 threads; 16 KiB of staged products per block whatever the scalar type (2048
+// doubles), so that a block moves about as many bytes per round trip to memory in fp32 as in fp64;
+// windows of half that many path steps, so that one batch of loads per thread covers most blocks.
+template <class T>
 struct AdaptiveShape {
   static constexpr int kBlockThreads = 256;
-  static constexpr int kCapacity = 2048;
+  static constexpr int kCapacity = static_cast<int>(16384 / sizeof(T));
   static constexpr int kWindow = kCapacity / 2;
-  static constexpr int kLoadBatch = 4;
+  static constexpr int kLoadBatch = kWindow / kBlockThreads;
   // Rows longer than this are summed by a whole warp instead of a group of a few lanes.
   static constexpr int kWarpRowLength = 64;
   // A block sums its long last row alone while it spans at most this many windows; a longer one is

@@ -27,8 +27,8 @@ struct SpmvArguments {
     return static_cast<std::int64_t>(__ldg(row_map + row));
   }
 
-  __device__ Ordinal column(std::int64_t entry) const { return __ldg(entries + entry); }
-  __device__ T value(std::int64_t entry) const { return load_readonly(values + entry); }
+  __device__ Ordinal column(std::int64_t entry) const { return load_streaming(entries + entry); }
+  __device__ T value(std::int64_t entry) const { return load_streaming(values + entry); }
   // a * x(column), a conjugated in modes C and H.
   __device__ T times_x(T a, Ordinal column) const {
     return conjugate_if(a, conjugate) *
@@ -39,7 +39,7 @@ struct SpmvArguments {
   // y(row) = alpha * row_sum + beta * y(row)
   __device__ void store(std::int64_t row, T row_sum) const {
     T* target = y + row * y_stride;
-    *target = beta_is_zero ? alpha * row_sum : alpha * row_sum + beta * *target;
+    store_streaming(target, beta_is_zero ? alpha * row_sum : alpha * row_sum + beta * *target);
   }
 };
 
