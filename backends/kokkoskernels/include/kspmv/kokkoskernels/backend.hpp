@@ -1,0 +1,96 @@
+#pragma once
+// The Kokkos Kernels backend: every execution space but Kokkos::Cuda. Wraps the CrsView's arrays in
+// a KokkosSparse::CrsMatrix (no copy) and calls KokkosSparse::spmv on the caller's instance.
+
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+#include "kspmv/algorithm.hpp"
+#include "kspmv/detail/scale.hpp"
+#include "kspmv/kokkoskernels/compat.hpp"
+#include "kspmv/kokkoskernels/conjugate_mode.hpp"
+#include "kspmv/mode.hpp"
+
+namespace kspmv::kokkoskernels {
+
+// Kokkos Kernels was seen reading LayoutStride x and y through raw pointers (ignoring the stride),
+// so strided operands go through a contiguous copy: f gets the View to hand to Kokkos Kernels.
+template <class ExecSpace, class View, class F>
+void with_contiguous(const ExecSpace& exec, const View& v, bool copy_in, bool copy_out, F&& f) {
+  if constexpr (std::is_same_v<typename View::array_layout, Kokkos::LayoutStride>) {
+    using Contiguous = Kokkos::View<typename View::non_const_data_type, Kokkos::LayoutLeft,
+                                    typename View::device_type>;
+    const Contiguous copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::staged"),
+                          v.extent(0), View::rank == 2 ? v.extent(1) : KOKKOS_INVALID_INDEX);
+    if (copy_in) Kokkos::deep_copy(exec, copy, v);
+    f(copy);
+    if constexpr (!std::is_const_v<typename View::value_type>) {
+      if (copy_out) Kokkos::deep_copy(exec, v, copy);
+    }
+  } else {
+    (void)copy_in;
+    (void)copy_out;
+    f(v);
+  }
+}
+
+struct Backend {
+  static constexpr const char* name = "Kokkos Kernels";
+  static constexpr Algorithm algorithms[] = {Algorithm::Auto, Algorithm::KokkosKernels};
+
+  template <class CrsViewT>
+  class State {
+   public:
+    Algorithm algorithm() const { return Algorithm::KokkosKernels; }
+    // Kokkos Kernels sets its own handle up inside the first call; there is no separate setup.
+    double setup_seconds() const { return 0.0; }
+    bool is_set_up() const { return set_up_; }
+
+   private:
+    friend struct Backend;
+    bool set_up_ = false;
+    compat::HandleCache kokkoskernels_handle_;
+  };
+
+  template <class ExecSpace, class CrsViewT, class XView, class YView>
+  static void apply(const ExecSpace& exec, State<CrsViewT>& state, Algorithm /*requested*/,
+                    Mode mode, typename CrsViewT::scalar_type alpha, const CrsViewT& A,
+                    const XView& x, typename CrsViewT::scalar_type beta, const YView& y) {
+    using Scalar = typename CrsViewT::scalar_type;
+    using Ordinal = typename CrsViewT::ordinal_type;
+    using Offset = typename CrsViewT::offset_type;
+    using Device = Kokkos::Device<ExecSpace, typename CrsViewT::memory_space>;
+    using Matrix = KokkosSparse::CrsMatrix<Scalar, Ordinal, Device, void, Offset>;
+
+    const auto num_entries = static_cast<typename Matrix::size_type>(A.num_entries());
+    const Matrix matrix(
+        "kspmv::A", A.num_rows(), A.num_cols(), num_entries,
+        typename Matrix::values_type(const_cast<Scalar*>(A.values().data()), A.num_entries()),
+        typename Matrix::row_map_type(A.row_map().data(), A.row_map().extent(0)),
+        typename Matrix::index_type(const_cast<Ordinal*>(A.entries().data()), A.num_entries()));
+    state.set_up_ = true;
+
+    with_contiguous(exec, x, true, false, [&](const auto& x_kk) {
+      with_contiguous(exec, y, beta != Scalar(0), true, [&](const auto& y_kk) {
+        // Kokkos Kernels' transposed kernels scale y by multiplication, so 0 * NaN would survive.
+        if (beta == Scalar(0) && is_transposed(mode)) detail::scale(exec, Scalar(0), y_kk);
+        if constexpr (!std::is_arithmetic_v<Scalar>) {
+          if (mode == Mode::Conjugate) {
+            conjugate_mode_spmv(exec, alpha, x_kk, beta, y_kk,
+                                [&](const auto& x_conj, const auto& t) {
+                                  compat::spmv(exec, state.kokkoskernels_handle_, "N", Scalar(1),
+                                               matrix, x_conj, Scalar(0), t);
+                                });
+            return;
+          }
+        }
+        compat::spmv(exec, state.kokkoskernels_handle_, to_string(mode), alpha, matrix, x_kk, beta,
+                     y_kk);
+      });
+    });
+  }
+};
+
+}  // namespace kspmv::kokkoskernels

@@ -1,0 +1,105 @@
+#pragma once
+// The matrices kspmv accepts: KokkosSparse::CrsMatrix, or a CrsView over three Kokkos Views the
+// application already owns (no copy). Both are reduced to a CrsView before dispatch.
+
+#include <KokkosSparse_CrsMatrix.hpp>
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
+
+#include "kspmv/errors.hpp"
+
+namespace kspmv {
+
+// A CSR matrix as three rank-1 Views in one memory space: row_map (num_rows + 1 offsets, or empty
+// for a matrix with no rows), entries (column indices) and values.
+template <class RowMapView, class EntriesView, class ValuesView>
+class CrsView {
+  static_assert(Kokkos::is_view<RowMapView>::value && Kokkos::is_view<EntriesView>::value &&
+                    Kokkos::is_view<ValuesView>::value,
+                "kspmv::CrsView: row_map, entries and values must be Kokkos::Views");
+  static_assert(static_cast<int>(RowMapView::rank) == 1 &&
+                    static_cast<int>(EntriesView::rank) == 1 &&
+                    static_cast<int>(ValuesView::rank) == 1,
+                "kspmv::CrsView: row_map, entries and values must be rank-1 Views");
+  static_assert(
+      std::is_same_v<typename RowMapView::memory_space, typename ValuesView::memory_space> &&
+          std::is_same_v<typename EntriesView::memory_space, typename ValuesView::memory_space>,
+      "kspmv::CrsView: row_map, entries and values must live in one memory space");
+  static_assert(std::is_integral_v<typename RowMapView::non_const_value_type> &&
+                    std::is_integral_v<typename EntriesView::non_const_value_type>,
+                "kspmv::CrsView: row_map and entries must hold integers");
+
+ public:
+  using row_map_type = RowMapView;
+  using entries_type = EntriesView;
+  using values_type = ValuesView;
+  using scalar_type = typename ValuesView::non_const_value_type;
+  using ordinal_type = typename EntriesView::non_const_value_type;
+  using offset_type = typename RowMapView::non_const_value_type;
+  using device_type = typename ValuesView::device_type;
+  using execution_space = typename ValuesView::execution_space;
+  using memory_space = typename ValuesView::memory_space;
+
+  CrsView(ordinal_type num_cols, RowMapView row_map, EntriesView entries, ValuesView values)
+      : num_cols_(num_cols), row_map_(row_map), entries_(entries), values_(values) {
+    if (num_cols < 0) {
+      throw dimension_mismatch("kspmv::make_crs_view: num_cols is " + std::to_string(num_cols) +
+                               ", must be >= 0");
+    }
+    if (entries.extent(0) != values.extent(0)) {
+      throw dimension_mismatch("kspmv::make_crs_view: entries has " +
+                               std::to_string(entries.extent(0)) + " elements but values has " +
+                               std::to_string(values.extent(0)));
+    }
+    if (!row_map.span_is_contiguous() || !entries.span_is_contiguous() ||
+        !values.span_is_contiguous()) {
+      throw unsupported_argument(
+          "kspmv::make_crs_view: row_map, entries and values must be contiguous Views");
+    }
+  }
+
+  ordinal_type num_rows() const {
+    return row_map_.extent(0) == 0 ? ordinal_type(0)
+                                   : static_cast<ordinal_type>(row_map_.extent(0) - 1);
+  }
+  ordinal_type num_cols() const { return num_cols_; }
+  std::size_t num_entries() const { return values_.extent(0); }
+  const RowMapView& row_map() const { return row_map_; }
+  const EntriesView& entries() const { return entries_; }
+  const ValuesView& values() const { return values_; }
+
+ private:
+  ordinal_type num_cols_;
+  RowMapView row_map_;
+  EntriesView entries_;
+  ValuesView values_;
+};
+
+template <class RowMapView, class EntriesView, class ValuesView>
+CrsView<RowMapView, EntriesView, ValuesView> make_crs_view(
+    typename EntriesView::non_const_value_type num_cols, const RowMapView& row_map,
+    const EntriesView& entries, const ValuesView& values) {
+  return {num_cols, row_map, entries, values};
+}
+
+namespace detail {
+
+// as_crs_view(A): the CrsView every backend receives.
+template <class RowMapView, class EntriesView, class ValuesView>
+const CrsView<RowMapView, EntriesView, ValuesView>& as_crs_view(
+    const CrsView<RowMapView, EntriesView, ValuesView>& A) {
+  return A;
+}
+
+template <class Scalar, class Ordinal, class Device, class MemoryTraits, class Offset>
+auto as_crs_view(const KokkosSparse::CrsMatrix<Scalar, Ordinal, Device, MemoryTraits, Offset>& A) {
+  return make_crs_view(A.numCols(), A.graph.row_map, A.graph.entries, A.values);
+}
+
+template <class Matrix>
+using crs_view_t = std::decay_t<decltype(as_crs_view(std::declval<const Matrix&>()))>;
+
+}  // namespace detail
+}  // namespace kspmv

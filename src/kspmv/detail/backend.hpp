@@ -1,0 +1,48 @@
+#pragma once
+// The interface every backend implements (a struct per execution space family):
+//
+//   struct SomeBackend {
+//     static constexpr const char* name;                 // for messages: "Kokkos Kernels", "CUDA"
+//     static constexpr Algorithm algorithms[];            // what Handle may request; Auto first
+//
+//     template <class CrsView> class State {              // lives in a Handle,
+//     default-constructible
+//      public:
+//       Algorithm algorithm() const;                       // chosen at setup
+//       double setup_seconds() const;
+//       bool is_set_up() const;
+//     };
+//
+//     // y = beta*y + alpha*op(A)*x. Called by kspmv::spmv after the shapes were checked and the
+//     // trivial cases (empty y, alpha == 0, empty A) were handled, so A, x and y are non-empty.
+//     // Sets the state up on first use; x and y are rank-1 or rank-2 Views of any layout.
+//     template <class ExecSpace, class CrsView, class XView, class YView>
+//     static void apply(const ExecSpace&, State<CrsView>&, Algorithm requested, Mode,
+//                       typename CrsView::scalar_type alpha, const CrsView& A, const XView& x,
+//                       typename CrsView::scalar_type beta, const YView& y);
+//   };
+//
+// src/kspmv/detail/dispatch.hpp maps each execution space to one backend at compile time.
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+
+#include "kspmv/algorithm.hpp"
+
+namespace kspmv::detail {
+
+template <class Backend>
+bool backend_supports(Algorithm algorithm) {
+  return std::find(std::begin(Backend::algorithms), std::end(Backend::algorithms), algorithm) !=
+         std::end(Backend::algorithms);
+}
+
+template <class Backend>
+std::string backend_algorithm_list() {
+  std::string list;
+  for (Algorithm a : Backend::algorithms) list += (list.empty() ? "" : ", ") + to_string(a);
+  return list;
+}
+
+}  // namespace kspmv::detail

@@ -1,0 +1,83 @@
+#pragma once
+// kspmv::Handle: a reusable plan for one matrix structure. The first spmv call with a handle sets
+// it up (the backend analyses the matrix and keeps what its kernel needs); later calls reuse it at
+// no cost. Values may change between calls; the structure (sizes, row_map and entries arrays) may
+// not: a handle used on another structure throws.
+
+#include <cstddef>
+#include <string>
+
+#include "kspmv/algorithm.hpp"
+#include "kspmv/crs.hpp"
+#include "kspmv/detail/backend.hpp"
+#include "kspmv/detail/dispatch.hpp"
+#include "kspmv/errors.hpp"
+
+namespace kspmv {
+
+template <class Matrix, class ExecSpace = typename detail::crs_view_t<Matrix>::execution_space>
+class Handle {
+ public:
+  using matrix_type = Matrix;
+  using crs_view_type = detail::crs_view_t<Matrix>;
+  using execution_space = ExecSpace;
+  using backend_type = detail::backend_for_t<ExecSpace>;
+
+  // Throws kspmv::unsupported_argument when the backend for ExecSpace lacks `requested`.
+  explicit Handle(Algorithm requested = Algorithm::Auto) : requested_(requested) {
+    if (!detail::backend_supports<backend_type>(requested)) {
+      throw unsupported_argument("kspmv::Handle: algorithm " + to_string(requested) +
+                                 " is not available on the " + backend_type::name +
+                                 " backend (execution space " + ExecSpace::name() +
+                                 "); it offers " + detail::backend_algorithm_list<backend_type>());
+    }
+  }
+
+  Algorithm requested_algorithm() const { return requested_; }
+  // The algorithm the plan chose; the requested one until the handle is set up.
+  Algorithm algorithm() const { return state_.is_set_up() ? state_.algorithm() : requested_; }
+  double setup_seconds() const { return state_.setup_seconds(); }
+  bool is_set_up() const { return state_.is_set_up(); }
+
+  // For kspmv::spmv: checks that A has the structure the handle was set up for (or records it).
+  void bind(const crs_view_type& A) {
+    const Structure s{static_cast<long long>(A.num_rows()), static_cast<long long>(A.num_cols()),
+                      A.num_entries(), A.row_map().data(), A.entries().data()};
+    if (!bound_) {
+      structure_ = s;
+      bound_ = true;
+      return;
+    }
+    if (s.sizes() != structure_.sizes()) {
+      throw unsupported_argument("kspmv::spmv: the handle was set up for " + structure_.sizes() +
+                                 " and cannot be reused for " + s.sizes() +
+                                 "; use one handle per matrix structure");
+    }
+    if (s.row_map != structure_.row_map || s.column_indices != structure_.column_indices) {
+      throw unsupported_argument("kspmv::spmv: the handle was set up for another " + s.sizes() +
+                                 " (other row_map/entries arrays); use one handle per matrix "
+                                 "structure");
+    }
+  }
+
+  typename backend_type::template State<crs_view_type>& state() { return state_; }
+
+ private:
+  struct Structure {
+    long long rows = 0, cols = 0;
+    std::size_t entries = 0;
+    const void* row_map = nullptr;
+    const void* column_indices = nullptr;
+    std::string sizes() const {
+      return std::to_string(rows) + " x " + std::to_string(cols) + " matrix with " +
+             std::to_string(entries) + " entries";
+    }
+  };
+
+  Algorithm requested_;
+  bool bound_ = false;
+  Structure structure_;
+  typename backend_type::template State<crs_view_type> state_;
+};
+
+}  // namespace kspmv

@@ -1,0 +1,120 @@
+#pragma once
+// kspmv::spmv: y = beta*y + alpha*op(A)*x over Kokkos Views.
+//
+//   kspmv::spmv(mode, alpha, A, x, beta, y);               // default instance of A's space
+//   kspmv::spmv(exec, mode, alpha, A, x, beta, y);         // ordered on the instance `exec`
+//   kspmv::spmv(exec, &handle, mode, alpha, A, x, beta, y) // reuses the handle's plan
+//
+// This header checks and normalises the arguments, handles the cases every backend shares (empty
+// shapes, alpha == 0), then makes one dispatch call to the backend chosen by the execution space.
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
+
+#include "kspmv/algorithm.hpp"
+#include "kspmv/crs.hpp"
+#include "kspmv/detail/scale.hpp"
+#include "kspmv/errors.hpp"
+#include "kspmv/handle.hpp"
+#include "kspmv/mode.hpp"
+#include "kspmv/validate.hpp"
+
+namespace kspmv {
+namespace detail {
+
+template <class View>
+std::string shape_of(const View& v) {
+  std::string s = std::to_string(v.extent(0));
+  if constexpr (static_cast<int>(View::rank) == 2) s += " x " + std::to_string(v.extent(1));
+  return s;
+}
+
+template <class CrsViewT, class XView, class YView>
+void check_shapes(Mode mode, const CrsViewT& A, const XView& x, const YView& y) {
+  const bool transposed = is_transposed(mode);
+  const auto op_rows = static_cast<std::size_t>(transposed ? A.num_cols() : A.num_rows());
+  const auto op_cols = static_cast<std::size_t>(transposed ? A.num_rows() : A.num_cols());
+  bool vectors_agree = true;
+  if constexpr (static_cast<int>(XView::rank) == 2) vectors_agree = x.extent(1) == y.extent(1);
+  if (x.extent(0) != op_cols || y.extent(0) != op_rows || !vectors_agree) {
+    throw dimension_mismatch("kspmv::spmv: op(A) is " + std::to_string(op_rows) + " x " +
+                             std::to_string(op_cols) + " (A is " + std::to_string(A.num_rows()) +
+                             " x " + std::to_string(A.num_cols()) + ", mode \"" + to_string(mode) +
+                             "\") but x is " + shape_of(x) + " and y is " + shape_of(y));
+  }
+}
+
+template <class View>
+std::size_t num_vectors(const View& v) {
+  if constexpr (static_cast<int>(View::rank) == 2) {
+    return v.extent(1);
+  } else {
+    (void)v;
+    return 1;
+  }
+}
+
+}  // namespace detail
+
+template <class ExecSpace, class Matrix, class HandleExecSpace, class AlphaType, class XView,
+          class BetaType, class YView>
+void spmv(const ExecSpace& exec, Handle<Matrix, HandleExecSpace>* handle, const char mode[],
+          const AlphaType& alpha, const Matrix& matrix, const XView& x, const BetaType& beta,
+          const YView& y) {
+  using CrsViewT = detail::crs_view_t<Matrix>;
+  using Scalar = typename CrsViewT::scalar_type;
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value,
+                "kspmv::spmv: the first argument must be a Kokkos execution space instance");
+  static_assert(std::is_same_v<ExecSpace, HandleExecSpace>,
+                "kspmv::spmv: the handle was made for another execution space");
+  static_assert(Kokkos::is_view<XView>::value && Kokkos::is_view<YView>::value,
+                "kspmv::spmv: x and y must be Kokkos::Views");
+  static_assert(static_cast<int>(XView::rank) == static_cast<int>(YView::rank) &&
+                    (static_cast<int>(XView::rank) == 1 || static_cast<int>(XView::rank) == 2),
+                "kspmv::spmv: x and y must both be rank-1 or both be rank-2 Views");
+  static_assert(std::is_same_v<typename YView::value_type, Scalar>,
+                "kspmv::spmv: y must be a non-const View of A's scalar type");
+  static_assert(std::is_same_v<typename XView::non_const_value_type, Scalar>,
+                "kspmv::spmv: x must hold A's scalar type");
+  static_assert(
+      Kokkos::SpaceAccessibility<ExecSpace, typename CrsViewT::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible &&
+          Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible,
+      "kspmv::spmv: A, x and y must be accessible from the execution space");
+  static_assert(std::is_convertible_v<AlphaType, Scalar> && std::is_convertible_v<BetaType, Scalar>,
+                "kspmv::spmv: alpha and beta must convert to A's scalar type");
+
+  if (handle == nullptr) throw unsupported_argument("kspmv::spmv: the handle pointer is null");
+  const Mode op = parse_mode(mode);
+  const auto& A = detail::as_crs_view(matrix);
+  detail::check_shapes(op, A, x, y);
+  handle->bind(A);
+
+  const Scalar a = static_cast<Scalar>(alpha);
+  const Scalar b = static_cast<Scalar>(beta);
+  if (y.extent(0) == 0 || detail::num_vectors(y) == 0) return;
+  if (a == Scalar(0) || A.num_entries() == 0) {
+    detail::scale(exec, b, y);
+    return;
+  }
+  using Backend = typename Handle<Matrix, HandleExecSpace>::backend_type;
+  Backend::apply(exec, handle->state(), handle->requested_algorithm(), op, a, A, x, b, y);
+}
+
+template <class ExecSpace, class Matrix, class AlphaType, class XView, class BetaType, class YView>
+std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
+    const ExecSpace& exec, const char mode[], const AlphaType& alpha, const Matrix& A,
+    const XView& x, const BetaType& beta, const YView& y) {
+  Handle<Matrix, ExecSpace> handle;
+  spmv(exec, &handle, mode, alpha, A, x, beta, y);
+}
+
+template <class Matrix, class AlphaType, class XView, class BetaType, class YView>
+void spmv(const char mode[], const AlphaType& alpha, const Matrix& A, const XView& x,
+          const BetaType& beta, const YView& y) {
+  spmv(typename detail::crs_view_t<Matrix>::execution_space(), mode, alpha, A, x, beta, y);
+}
+
+}  // namespace kspmv

@@ -1,0 +1,70 @@
+// The oracle itself, on products small enough to do by hand: every other test trusts it.
+
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <limits>
+#include <vector>
+
+#include "kspmv/reference/spmv_reference.hpp"
+
+namespace kspmv::reference {
+namespace {
+
+// A = [1 2 0; 0 0 3] (2 x 3)
+const std::vector<int> kRowMap{0, 2, 3};
+const std::vector<int> kEntries{0, 1, 2};
+const std::vector<double> kValues{1, 2, 3};
+const CsrArrays<double, int, int> kA{2, 3, kRowMap.data(), kEntries.data(), kValues.data()};
+
+TEST(Reference, NoTransposeByHand) {
+  const Block<double> x{3, 1, {1, 10, 100}};
+  const Block<double> y{2, 1, {5, 7}};
+  const auto r = spmv(Mode::NoTranspose, 2.0, kA, x, 3.0, y);
+  EXPECT_EQ(static_cast<double>(r.value(0, 0)), 3 * 5 + 2 * (1 + 20));
+  EXPECT_EQ(static_cast<double>(r.value(1, 0)), 3 * 7 + 2 * 300);
+  EXPECT_EQ(r.longest_reduction, 2);
+}
+
+TEST(Reference, TransposeByHand) {
+  const Block<double> x{2, 1, {1, 10}};
+  const Block<double> y{3, 1, {0, 0, 0}};
+  const auto r = spmv(Mode::Transpose, 1.0, kA, x, 0.0, y);
+  EXPECT_EQ(static_cast<double>(r.value(0, 0)), 1);
+  EXPECT_EQ(static_cast<double>(r.value(1, 0)), 2);
+  EXPECT_EQ(static_cast<double>(r.value(2, 0)), 30);
+}
+
+TEST(Reference, ConjugateTransposeConjugatesValues) {
+  const std::vector<std::complex<double>> values{{0, 1}};
+  const std::vector<int> row_map{0, 1}, entries{0};
+  const CsrArrays<std::complex<double>, int, int> A{1, 1, row_map.data(), entries.data(),
+                                                    values.data()};
+  const Block<std::complex<double>> x{1, 1, {{1, 0}}};
+  const Block<std::complex<double>> y{1, 1, {{0, 0}}};
+  EXPECT_EQ(
+      std::complex<double>(spmv(Mode::ConjugateTranspose, {1, 0}, A, x, {0, 0}, y).value(0, 0)),
+      std::complex<double>(0, -1));
+  EXPECT_EQ(std::complex<double>(spmv(Mode::Transpose, {1, 0}, A, x, {0, 0}, y).value(0, 0)),
+            std::complex<double>(0, 1));
+}
+
+TEST(Reference, BetaZeroIgnoresNaNInY) {
+  const Block<double> x{3, 1, {1, 1, 1}};
+  const Block<double> y{2, 1, {std::numeric_limits<double>::quiet_NaN(), 1}};
+  const auto r = spmv(Mode::NoTranspose, 1.0, kA, x, 0.0, y);
+  EXPECT_EQ(static_cast<double>(r.value(0, 0)), 3);
+}
+
+TEST(Reference, CompareRejectsWrongAndNaNResults) {
+  const Block<double> x{3, 1, {1, 1, 1}};
+  const Block<double> y{2, 1, {0, 0}};
+  const auto r = spmv(Mode::NoTranspose, 1.0, kA, x, 0.0, y);
+  EXPECT_EQ(compare(r, Block<double>{2, 1, {3, 3}}), "");
+  EXPECT_NE(compare(r, Block<double>{2, 1, {3, 3.0001}}), "");
+  EXPECT_NE(compare(r, Block<double>{2, 1, {std::numeric_limits<double>::quiet_NaN(), 3}}), "");
+  EXPECT_NE(compare(r, Block<double>{1, 1, {3}}), "");
+}
+
+}  // namespace
+}  // namespace kspmv::reference

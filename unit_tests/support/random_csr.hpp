@@ -1,0 +1,151 @@
+#pragma once
+// Random test inputs shared by every backend's tests (Kokkos-free). Each test draws a fresh seed
+// and prints it on failure (SCOPED_TRACE(seed_message(seed))) so any failure can be replayed with
+// KSPMV_TEST_SEED=<seed>.
+
+#include <algorithm>
+#include <complex>
+#include <cstdint>
+#include <cstdlib>
+#include <numeric>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kspmv/reference/spmv_reference.hpp"
+
+namespace kspmv::testing {
+
+// A fresh seed per call, or the one in KSPMV_TEST_SEED to replay a failure.
+inline std::uint64_t fresh_seed() {
+  if (const char* s = std::getenv("KSPMV_TEST_SEED")) return std::strtoull(s, nullptr, 10);
+  static std::random_device device;
+  return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+}
+inline std::string seed_message(std::uint64_t seed) {
+  return "seed " + std::to_string(seed) + " (replay with KSPMV_TEST_SEED=" + std::to_string(seed) +
+         ")";
+}
+
+// Values in [-1, 1) (both parts for complex): never zero-heavy, so unwritten outputs show.
+template <class Scalar>
+Scalar random_value(std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  if constexpr (std::is_arithmetic_v<Scalar>) {
+    return static_cast<Scalar>(d(rng));
+  } else {
+    using R = typename Scalar::value_type;
+    return Scalar(static_cast<R>(d(rng)), static_cast<R>(d(rng)));
+  }
+}
+
+template <class Scalar, class Ordinal, class Offset>
+struct HostCsr {
+  std::int64_t num_rows = 0;
+  std::int64_t num_cols = 0;
+  std::vector<Offset> row_map{Offset(0)};
+  std::vector<Ordinal> entries;
+  std::vector<Scalar> values;
+
+  std::int64_t num_entries() const { return static_cast<std::int64_t>(entries.size()); }
+  reference::CsrArrays<Scalar, Ordinal, Offset> arrays() const {
+    return {num_rows, num_cols, row_map.data(), entries.data(), values.data()};
+  }
+};
+
+struct RowShape {
+  std::int64_t min_length = 0;  // per-row nonzero count drawn uniformly in [min, max]
+  std::int64_t max_length = 8;
+  bool sorted = true;  // column indices increasing within a row
+  bool allow_duplicates = false;
+};
+
+// A num_rows x num_cols matrix with row lengths from `shape` (clamped to num_cols unless duplicates
+// are allowed).
+template <class Scalar, class Ordinal, class Offset>
+HostCsr<Scalar, Ordinal, Offset> random_csr(std::int64_t num_rows, std::int64_t num_cols,
+                                            RowShape shape, std::mt19937_64& rng) {
+  HostCsr<Scalar, Ordinal, Offset> A;
+  A.num_rows = num_rows;
+  A.num_cols = num_cols;
+  A.row_map.assign(1, Offset(0));
+  std::uniform_int_distribution<std::int64_t> length(shape.min_length, shape.max_length);
+  std::vector<Ordinal> columns(static_cast<std::size_t>(num_cols));
+  std::iota(columns.begin(), columns.end(), Ordinal(0));
+  for (std::int64_t i = 0; i < num_rows; ++i) {
+    std::int64_t n = num_cols == 0 ? 0 : length(rng);
+    if (!shape.allow_duplicates) n = std::min(n, num_cols);
+    std::vector<Ordinal> row;
+    if (shape.allow_duplicates) {
+      std::uniform_int_distribution<std::int64_t> col(0, num_cols - 1);
+      for (std::int64_t k = 0; k < n; ++k) row.push_back(static_cast<Ordinal>(col(rng)));
+    } else {
+      // Partial Fisher-Yates: n distinct columns.
+      for (std::int64_t k = 0; k < n; ++k) {
+        std::uniform_int_distribution<std::int64_t> pick(k, num_cols - 1);
+        std::swap(columns[static_cast<std::size_t>(k)],
+                  columns[static_cast<std::size_t>(pick(rng))]);
+        row.push_back(columns[static_cast<std::size_t>(k)]);
+      }
+    }
+    if (shape.sorted) std::sort(row.begin(), row.end());
+    for (Ordinal c : row) {
+      A.entries.push_back(c);
+      A.values.push_back(random_value<Scalar>(rng));
+    }
+    A.row_map.push_back(static_cast<Offset>(A.entries.size()));
+  }
+  return A;
+}
+
+// Most nonzeros in one row: `dense_row` holds `dense_length` entries, every other row
+// `other_length`.
+template <class Scalar, class Ordinal, class Offset>
+HostCsr<Scalar, Ordinal, Offset> one_dense_row_csr(std::int64_t num_rows, std::int64_t num_cols,
+                                                   std::int64_t dense_row,
+                                                   std::int64_t dense_length,
+                                                   std::int64_t other_length,
+                                                   std::mt19937_64& rng) {
+  auto A = random_csr<Scalar, Ordinal, Offset>(num_rows, num_cols,
+                                               RowShape{other_length, other_length}, rng);
+  HostCsr<Scalar, Ordinal, Offset> B;
+  B.num_rows = num_rows;
+  B.num_cols = num_cols;
+  for (std::int64_t i = 0; i < num_rows; ++i) {
+    if (i == dense_row) {
+      for (std::int64_t k = 0; k < dense_length; ++k) {
+        B.entries.push_back(static_cast<Ordinal>(k % num_cols));
+        B.values.push_back(random_value<Scalar>(rng));
+      }
+    } else {
+      for (auto e = A.row_map[i]; e < A.row_map[i + 1]; ++e) {
+        B.entries.push_back(A.entries[e]);
+        B.values.push_back(A.values[e]);
+      }
+    }
+    B.row_map.push_back(static_cast<Offset>(B.entries.size()));
+  }
+  return B;
+}
+
+// k random vectors of length n, column-major.
+template <class Scalar>
+reference::Block<Scalar> random_block(std::int64_t n, std::int64_t k, std::mt19937_64& rng) {
+  reference::Block<Scalar> b{n, k, std::vector<Scalar>(static_cast<std::size_t>(n * k))};
+  for (auto& v : b.data) v = random_value<Scalar>(rng);
+  return b;
+}
+
+// A value no correct result equals: outputs are poisoned with it before each call.
+template <class Scalar>
+Scalar poison() {
+  using R = reference::real_t<Scalar>;
+  if constexpr (std::is_arithmetic_v<Scalar>) {
+    return std::numeric_limits<R>::quiet_NaN();
+  } else {
+    return Scalar(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
+  }
+}
+
+}  // namespace kspmv::testing
