@@ -58,15 +58,17 @@ std::size_t num_vectors(const View& v) {
 
 }  // namespace detail
 
-template <class ExecSpace, class Matrix, class HandleExecSpace, class AlphaType, class XView,
-          class BetaType, class YView>
-void spmv(const ExecSpace& exec, Handle<Matrix, HandleExecSpace>* handle, const char mode[],
+template <class ExecSpace, class HandleMatrix, class HandleExecSpace, class AlphaType, class Matrix,
+          class XView, class BetaType, class YView>
+void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace>* handle, const char mode[],
           const AlphaType& alpha, const Matrix& matrix, const XView& x, const BetaType& beta,
           const YView& y) {
   using CrsViewT = detail::crs_view_t<Matrix>;
   using Scalar = typename CrsViewT::scalar_type;
   static_assert(Kokkos::is_execution_space<ExecSpace>::value,
                 "kspmv::spmv: the first argument must be a Kokkos execution space instance");
+  static_assert(std::is_same_v<std::remove_cv_t<HandleMatrix>, Matrix>,
+                "kspmv::spmv: the handle was made for another matrix type");
   static_assert(std::is_same_v<ExecSpace, HandleExecSpace>,
                 "kspmv::spmv: the handle was made for another execution space");
   static_assert(Kokkos::is_view<XView>::value && Kokkos::is_view<YView>::value,
@@ -99,7 +101,7 @@ void spmv(const ExecSpace& exec, Handle<Matrix, HandleExecSpace>* handle, const 
     detail::scale(exec, b, y);
     return;
   }
-  using Backend = typename Handle<Matrix, HandleExecSpace>::backend_type;
+  using Backend = typename Handle<HandleMatrix, HandleExecSpace>::backend_type;
   Backend::apply(exec, handle->state(), handle->requested_algorithm(), op, a, A, x, b, y);
 }
 

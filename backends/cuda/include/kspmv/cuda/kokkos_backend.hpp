@@ -1,0 +1,109 @@
+#pragma once
+// The CUDA backend seen from Kokkos: Kokkos::Cuda calls land here (src/kspmv/detail/dispatch.hpp).
+// A thin adapter: Views become the raw-pointer operands, the handle keeps the Plan, and the work is
+// enqueued on the instance's stream. Algorithm::KokkosKernels is passed on to Kokkos Kernels, so a
+// CUDA build can still measure it as a baseline.
+
+#include <Kokkos_Core.hpp>
+
+#include <complex>
+#include <memory>
+#include <type_traits>
+
+#include "kspmv/algorithm.hpp"
+#include "kspmv/cuda/plan.hpp"
+#include "kspmv/kokkoskernels/backend.hpp"
+#include "kspmv/mode.hpp"
+
+namespace kspmv::cuda {
+
+// Kokkos::complex<T> and std::complex<T> share their layout: {real, imaginary}.
+template <class T>
+struct raw_scalar {
+  using type = T;
+};
+template <class T>
+struct raw_scalar<Kokkos::complex<T>> {
+  using type = std::complex<T>;
+  static_assert(sizeof(Kokkos::complex<T>) == sizeof(std::complex<T>));
+};
+template <class T>
+using raw_scalar_t = typename raw_scalar<T>::type;
+
+template <class T>
+raw_scalar_t<T> to_raw(const T& v) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return v;
+  } else {
+    return raw_scalar_t<T>(v.real(), v.imag());
+  }
+}
+
+// A rank-1 or rank-2 View of any layout as a strided block.
+template <class View>
+auto as_dense_block(const View& v) {
+  using Raw = std::conditional_t<std::is_const_v<typename View::value_type>,
+                                 const raw_scalar_t<typename View::non_const_value_type>,
+                                 raw_scalar_t<typename View::non_const_value_type>>;
+  DenseBlock<Raw> block;
+  block.data = reinterpret_cast<Raw*>(v.data());
+  block.num_rows = static_cast<std::int64_t>(v.extent(0));
+  block.row_stride = static_cast<std::int64_t>(v.stride(0));
+  if constexpr (View::rank == 2) {
+    block.num_vectors = static_cast<std::int64_t>(v.extent(1));
+    block.col_stride = static_cast<std::int64_t>(v.stride(1));
+  }
+  return block;
+}
+
+struct KokkosBackend {
+  static constexpr const char* name = "CUDA";
+  static constexpr Algorithm algorithms[] = {Algorithm::Auto,      Algorithm::Scalar,
+                                             Algorithm::Vector,    Algorithm::Adaptive,
+                                             Algorithm::MergePath, Algorithm::KokkosKernels};
+
+  template <class CrsViewT>
+  class State {
+   public:
+    using RawPlan = Plan<raw_scalar_t<typename CrsViewT::scalar_type>,
+                         typename CrsViewT::ordinal_type, typename CrsViewT::offset_type>;
+
+    Algorithm algorithm() const { return plan_ ? plan_->algorithm() : Algorithm::KokkosKernels; }
+    double setup_seconds() const {
+      return plan_ ? plan_->setup_seconds() : kokkoskernels_.setup_seconds();
+    }
+    bool is_set_up() const { return plan_ != nullptr || kokkoskernels_.is_set_up(); }
+
+   private:
+    friend struct KokkosBackend;
+    std::unique_ptr<RawPlan> plan_;
+    kokkoskernels::Backend::State<CrsViewT> kokkoskernels_;
+  };
+
+  template <class ExecSpace, class CrsViewT, class XView, class YView>
+  static void apply(const ExecSpace& exec, State<CrsViewT>& state, Algorithm requested, Mode mode,
+                    typename CrsViewT::scalar_type alpha, const CrsViewT& A, const XView& x,
+                    typename CrsViewT::scalar_type beta, const YView& y) {
+    static_assert(std::is_same_v<ExecSpace, Kokkos::Cuda>);
+    if (requested == Algorithm::KokkosKernels) {
+      kokkoskernels::Backend::apply(exec, state.kokkoskernels_, requested, mode, alpha, A, x, beta,
+                                    y);
+      return;
+    }
+    using RawPlan = typename State<CrsViewT>::RawPlan;
+    using RawScalar = raw_scalar_t<typename CrsViewT::scalar_type>;
+    typename RawPlan::Matrix matrix;
+    matrix.num_rows = A.num_rows();
+    matrix.num_cols = A.num_cols();
+    matrix.num_entries = static_cast<typename CrsViewT::offset_type>(A.num_entries());
+    matrix.row_map = A.row_map().data();
+    matrix.entries = A.entries().data();
+    matrix.values = reinterpret_cast<const RawScalar*>(A.values().data());
+    if (!state.plan_)
+      state.plan_ = std::make_unique<RawPlan>(matrix, requested, exec.cuda_stream());
+    state.plan_->apply(mode, to_raw(alpha), matrix, as_dense_block(typename XView::const_type(x)),
+                       to_raw(beta), as_dense_block(y), exec.cuda_stream());
+  }
+};
+
+}  // namespace kspmv::cuda
