@@ -7,15 +7,16 @@
 
 namespace kspmv::cuda::detail {
 
-// Adaptive: 256 threads; 16 KiB of staged products per block whatever the scalar type (2048
-// doubles), so that a block moves about as many bytes per round trip to memory in fp32 as in fp64;
-// windows of half that many path steps, so that one batch of loads per thread covers most blocks.
-template <class T>
+// Adaptive: 256 threads, 2048 staged products (16 KiB in fp64), windows of 1024 path steps, so that
+// one batch of 4 loads per thread covers most blocks' entries and 2 their row offsets. Measured on
+// an H100 (perf_tests/NOTES.md): 16 KiB per block in fp32 too (windows of 2048) was slower
+// everywhere, 1.35x on the short-row matrix.
 struct AdaptiveShape {
   static constexpr int kBlockThreads = 256;
-  static constexpr int kCapacity = static_cast<int>(16384 / sizeof(T));
+  static constexpr int kCapacity = 2048;
   static constexpr int kWindow = kCapacity / 2;
   static constexpr int kLoadBatch = kWindow / kBlockThreads;
+  static constexpr int kRowBatch = 2;
   // Rows longer than this are summed by a whole warp instead of a group of a few lanes.
   static constexpr int kWarpRowLength = 64;
   // A block sums its long last row alone while it spans at most this many windows; a longer one is
@@ -31,6 +32,7 @@ struct MergePathShape {
   static constexpr int kItemsPerThread = 8;
   static constexpr int kTileItems = kBlockThreads * kItemsPerThread;
   static constexpr int kLoadBatch = 8;
+  static constexpr int kRowBatch = 2;
 };
 
 struct LaunchPolicy {

@@ -63,8 +63,9 @@ __global__ void __launch_bounds__(Shape::kBlockThreads)
   const std::int64_t nz0 = tiles.nonzeros[tile];
   const int rows = static_cast<int>(tiles.rows[tile + 1] - row0);
   const int nonzeros = static_cast<int>(tiles.nonzeros[tile + 1] - nz0);
-  stage_products<kBlockThreads, Shape::kLoadBatch>(args, nz0, nonzeros, s_values);
-  stage_row_ends<kBlockThreads, kItemsPerThread>(args, row0, nz0, rows, s_row_ends);
+  // Row r's end is where row r + 1 begins.
+  stage_rows<kBlockThreads, Shape::kLoadBatch, Shape::kRowBatch>(args, row0 + 1, rows, nz0,
+                                                                 nonzeros, s_row_ends, s_values);
   __syncthreads();
 
   // This thread's share of the tile's path, walked in order.

@@ -105,7 +105,7 @@ struct PlanState {
         vector_lanes = vector_lanes_for(mean_row_length());
         break;
       case Algorithm::Adaptive: {
-        using Shape = AdaptiveShape<T>;
+        using Shape = AdaptiveShape;
         const std::int64_t blocks = std::max<std::int64_t>(
             1, (num_rows() + num_entries() + Shape::kWindow - 1) / Shape::kWindow);
         const auto n = static_cast<std::size_t>(blocks);
@@ -154,7 +154,7 @@ struct PlanState {
         launch_vector(args, stream);
         break;
       case Algorithm::Adaptive: {
-        using Shape = AdaptiveShape<T>;
+        using Shape = AdaptiveShape;
         const AdaptiveBlocks<T> blocks{static_cast<std::int64_t>(arrivals.size()),
                                        first_rows.data(), first_entries.data(), pieces.data(),
                                        arrivals.data()};

@@ -1,8 +1,8 @@
 #pragma once
-// A block's share of the products a(e) * x(column(e)) staged in shared memory with coalesced loads.
-// Each thread issues all its matrix loads, then all its x loads, before using any: memory-level
-// parallelism is what a bandwidth-bound kernel lives on, and a plain strided loop would wait for
-// each load in turn.
+// A block's rows staged in shared memory with coalesced loads: the products a(e) * x(column(e)) of
+// its entries and the offsets where its rows begin. Each thread issues all the matrix and row-map
+// loads of a round before it waits for any, then all its x loads: memory-level parallelism is what
+// a bandwidth-bound kernel lives on, and a plain strided loop would wait for each load in turn.
 
 #include <cstdint>
 
@@ -10,13 +10,18 @@
 
 namespace kspmv::cuda::detail {
 
-// s_products[k] = product(begin + k) for k < count, Batch loads per thread in flight at a time.
-template <int BlockThreads, int Batch, class T, class Ordinal, class Offset>
-__device__ inline void stage_products(const SpmvArguments<T, Ordinal, Offset>& args,
-                                      std::int64_t begin, int count, T* s_products) {
-  for (int base = 0; base < count; base += BlockThreads * Batch) {
+// s_products[k] = product(begin + k) for k < count, and s_row_offsets[r] = offset where row
+// first_row + r begins, relative to `begin`, for r < offsets. A round loads Batch entries and
+// RowBatch offsets per thread; most blocks need one round.
+template <int BlockThreads, int Batch, int RowBatch, class T, class Ordinal, class Offset>
+__device__ inline void stage_rows(const SpmvArguments<T, Ordinal, Offset>& args,
+                                  std::int64_t first_row, int offsets, std::int64_t begin,
+                                  int count, int* s_row_offsets, T* s_products) {
+  for (int base = 0, row_base = 0; base < count || row_base < offsets;
+       base += BlockThreads * Batch, row_base += BlockThreads * RowBatch) {
     Ordinal columns[Batch];
     T values[Batch];
+    std::int64_t row_offsets[RowBatch];
 #pragma unroll
     for (int i = 0; i < Batch; ++i) {
       const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
@@ -26,28 +31,20 @@ __device__ inline void stage_products(const SpmvArguments<T, Ordinal, Offset>& a
       }
     }
 #pragma unroll
+    for (int i = 0; i < RowBatch; ++i) {
+      const int r = row_base + static_cast<int>(threadIdx.x) + i * BlockThreads;
+      if (r < offsets) row_offsets[i] = args.row_begin(first_row + r);
+    }
+#pragma unroll
     for (int i = 0; i < Batch; ++i) {
       const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
       if (k < count) s_products[k] = args.times_x(values[i], columns[i]);
     }
-  }
-}
-
-// s_row_ends[k] = end of row first_row + k, relative to `origin`, for k < count.
-template <int BlockThreads, int ItemsPerThread, class T, class Ordinal, class Offset>
-__device__ inline void stage_row_ends(const SpmvArguments<T, Ordinal, Offset>& args,
-                                      std::int64_t first_row, std::int64_t origin, int count,
-                                      int* s_row_ends) {
-  std::int64_t ends[ItemsPerThread];
 #pragma unroll
-  for (int i = 0; i < ItemsPerThread; ++i) {
-    const int k = static_cast<int>(threadIdx.x) + i * BlockThreads;
-    if (k < count) ends[i] = args.row_begin(first_row + k + 1);
-  }
-#pragma unroll
-  for (int i = 0; i < ItemsPerThread; ++i) {
-    const int k = static_cast<int>(threadIdx.x) + i * BlockThreads;
-    if (k < count) s_row_ends[k] = static_cast<int>(ends[i] - origin);
+    for (int i = 0; i < RowBatch; ++i) {
+      const int r = row_base + static_cast<int>(threadIdx.x) + i * BlockThreads;
+      if (r < offsets) s_row_offsets[r] = static_cast<int>(row_offsets[i] - begin);
+    }
   }
 }
 
