@@ -8,7 +8,7 @@
 namespace kspmv::cuda::detail {
 
 // Adaptive: 256 threads, 2048 staged products (16 KiB in fp64), windows of 1024 path steps, so that
-// one batch of 4 loads per thread covers most blocks' entries and 2 their row offsets. Measured on
+// one batch of 4 loads per thread covers most blocks' entries. Measured on
 // an H100 (perf_tests/NOTES.md): 16 KiB per block in fp32 too (windows of 2048) was slower
 // everywhere, 1.35x on the short-row matrix.
 struct AdaptiveShape {
@@ -16,7 +16,6 @@ struct AdaptiveShape {
   static constexpr int kCapacity = 2048;
   static constexpr int kWindow = kCapacity / 2;
   static constexpr int kLoadBatch = kWindow / kBlockThreads;
-  static constexpr int kRowBatch = 2;
   // Rows longer than this are summed by a whole warp instead of a group of a few lanes.
   static constexpr int kWarpRowLength = 64;
   // A block sums its long last row alone while it spans at most this many windows; a longer one is
