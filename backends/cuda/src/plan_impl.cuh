@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "adaptive_kernel.cuh"
 #include "cuda_check.hpp"
@@ -56,13 +57,17 @@ struct PlanState {
   double setup_seconds = 0;
   LaunchPolicy policy = kDefaultPolicy;
   int vector_lanes = 32;
-  DeviceBuffer<std::int64_t> first_rows;  // Adaptive
-  DeviceBuffer<std::int64_t> first_entries;
-  DeviceBuffer<std::int64_t> tile_rows;  // MergePath
-  DeviceBuffer<std::int64_t> tile_nonzeros;
-  DeviceBuffer<T> pieces;       // both: pieces of rows split over blocks (MergePath: carries)
-  DeviceBuffer<T> head_pieces;  // MergePath: the piece a tile ends a split row with
-  DeviceBuffer<int> arrivals;   // both: counters for joining the pieces
+  // Everything the kernels need besides A, x and y, in one allocation (a cudaMalloc costs tens of
+  // microseconds): Auto's analysis result, then where each Adaptive block's or MergePath tile's
+  // share of the merge path begins, and the scratch that joins rows split over blocks.
+  DeviceBuffer<unsigned char> workspace;
+  unsigned long long* longest_row = nullptr;
+  std::int64_t num_blocks = 0;
+  std::int64_t* block_rows = nullptr;     // num_blocks + 1: rows before each block's share
+  std::int64_t* block_entries = nullptr;  // num_blocks + 1: entries before it
+  T* pieces = nullptr;                    // pieces of rows split over blocks (MergePath: carries)
+  T* head_pieces = nullptr;               // MergePath: the piece a tile ends a split row with
+  int* arrivals = nullptr;                // counters for joining the pieces, zero between launches
   std::unique_ptr<Transposed> transposed;
 
   std::int64_t num_rows() const { return static_cast<std::int64_t>(matrix.num_rows); }
@@ -72,18 +77,47 @@ struct PlanState {
     return num_rows() == 0 ? 0.0 : static_cast<double>(num_entries()) / num_rows();
   }
 
+  static std::int64_t blocks_for(std::int64_t path_length, std::int64_t block_items) {
+    return std::max<std::int64_t>(1, (path_length + block_items - 1) / block_items);
+  }
+
+  // Sized for the kernel `requested` may lead to (Auto leads to Adaptive at most).
+  void allocate_workspace(cudaStream_t stream) {
+    const std::int64_t path_length = num_rows() + num_entries();
+    if (requested == Algorithm::MergePath) {
+      num_blocks = blocks_for(path_length, MergePathShape::kTileItems);
+    } else if (requested == Algorithm::Adaptive || requested == Algorithm::Auto) {
+      num_blocks = blocks_for(path_length, AdaptiveShape::kWindow);
+    }
+    const auto n = static_cast<std::size_t>(num_blocks);
+    // Parts in order of decreasing alignment, so each stays aligned.
+    workspace = DeviceBuffer<unsigned char>(sizeof(unsigned long long) +
+                                            2 * (n + 1) * sizeof(std::int64_t) + 2 * n * sizeof(T) +
+                                            n * sizeof(int) + 4);
+    unsigned char* next = workspace.data();
+    const auto carve = [&next](auto*& part, std::size_t count) {
+      part = reinterpret_cast<std::remove_reference_t<decltype(part)>>(next);
+      next += count * sizeof(*part);
+    };
+    carve(longest_row, 1);
+    carve(block_rows, n + 1);
+    carve(block_entries, n + 1);
+    carve(pieces, n);
+    carve(head_pieces, n);
+    carve(arrivals, n);
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals, 0, n * sizeof(int), stream));
+  }
+
   Algorithm choose(cudaStream_t stream) const {
     if (num_rows() == 0 || num_entries() == 0) return Algorithm::Vector;
-    DeviceBuffer<unsigned long long> longest_device(1);
-    KSPMV_CUDA_CHECK(cudaMemsetAsync(longest_device.data(), 0, sizeof(unsigned long long), stream));
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(longest_row, 0, sizeof(unsigned long long), stream));
     constexpr int kThreads = 256;
     const unsigned blocks = std::min(grid_for(num_rows(), kThreads), 4096u);
-    longest_row_kernel<<<blocks, kThreads, 0, stream>>>(matrix.row_map, num_rows(),
-                                                        longest_device.data());
+    longest_row_kernel<<<blocks, kThreads, 0, stream>>>(matrix.row_map, num_rows(), longest_row);
     KSPMV_CUDA_CHECK(cudaGetLastError());
     unsigned long long longest = 0;
-    KSPMV_CUDA_CHECK(cudaMemcpyAsync(&longest, longest_device.data(), sizeof longest,
-                                     cudaMemcpyDeviceToHost, stream));
+    KSPMV_CUDA_CHECK(
+        cudaMemcpyAsync(&longest, longest_row, sizeof longest, cudaMemcpyDeviceToHost, stream));
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
     const bool regular =
         static_cast<double>(longest) <=
@@ -104,39 +138,18 @@ struct PlanState {
       case Algorithm::Vector:
         vector_lanes = vector_lanes_for(mean_row_length());
         break;
-      case Algorithm::Adaptive: {
-        using Shape = AdaptiveShape;
-        const std::int64_t blocks = std::max<std::int64_t>(
-            1, (num_rows() + num_entries() + Shape::kWindow - 1) / Shape::kWindow);
-        const auto n = static_cast<std::size_t>(blocks);
-        first_rows = DeviceBuffer<std::int64_t>(n + 1);
-        first_entries = DeviceBuffer<std::int64_t>(n + 1);
-        pieces = DeviceBuffer<T>(n);
-        arrivals = DeviceBuffer<int>(n);
-        KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals.data(), 0, n * sizeof(int), stream));
-        adaptive_row_blocks_kernel<<<grid_for(blocks + 1, kThreads), kThreads, 0, stream>>>(
-            matrix.row_map, num_rows(), blocks, Shape::kWindow, first_rows.data(),
-            first_entries.data());
+      case Algorithm::Adaptive:
+        adaptive_row_blocks_kernel<<<grid_for(num_blocks + 1, kThreads), kThreads, 0, stream>>>(
+            matrix.row_map, num_rows(), num_blocks, AdaptiveShape::kWindow, block_rows,
+            block_entries);
         KSPMV_CUDA_CHECK(cudaGetLastError());
         break;
-      }
-      case Algorithm::MergePath: {
-        using Shape = MergePathShape;
-        const std::int64_t tiles = std::max<std::int64_t>(
-            1, (num_rows() + num_entries() + Shape::kTileItems - 1) / Shape::kTileItems);
-        const auto n = static_cast<std::size_t>(tiles);
-        tile_rows = DeviceBuffer<std::int64_t>(n + 1);
-        tile_nonzeros = DeviceBuffer<std::int64_t>(n + 1);
-        pieces = DeviceBuffer<T>(n);
-        head_pieces = DeviceBuffer<T>(n);
-        arrivals = DeviceBuffer<int>(n);
-        KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals.data(), 0, n * sizeof(int), stream));
-        merge_path_tiles_kernel<<<grid_for(tiles + 1, kThreads), kThreads, 0, stream>>>(
-            matrix.row_map, num_rows(), num_entries(), tiles, Shape::kTileItems, tile_rows.data(),
-            tile_nonzeros.data());
+      case Algorithm::MergePath:
+        merge_path_tiles_kernel<<<grid_for(num_blocks + 1, kThreads), kThreads, 0, stream>>>(
+            matrix.row_map, num_rows(), num_entries(), num_blocks, MergePathShape::kTileItems,
+            block_rows, block_entries);
         KSPMV_CUDA_CHECK(cudaGetLastError());
         break;
-      }
       default:
         break;
     }
@@ -155,9 +168,7 @@ struct PlanState {
         break;
       case Algorithm::Adaptive: {
         using Shape = AdaptiveShape;
-        const AdaptiveBlocks<T> blocks{static_cast<std::int64_t>(arrivals.size()),
-                                       first_rows.data(), first_entries.data(), pieces.data(),
-                                       arrivals.data()};
+        const AdaptiveBlocks<T> blocks{num_blocks, block_rows, block_entries, pieces, arrivals};
         adaptive_spmv_kernel<Shape>
             <<<static_cast<unsigned>(blocks.num_blocks), Shape::kBlockThreads, 0, stream>>>(args,
                                                                                             blocks);
@@ -165,12 +176,8 @@ struct PlanState {
       }
       case Algorithm::MergePath: {
         using Shape = MergePathShape;
-        const MergePathTiles<T> tiles{static_cast<std::int64_t>(arrivals.size()),
-                                      tile_rows.data(),
-                                      tile_nonzeros.data(),
-                                      pieces.data(),
-                                      head_pieces.data(),
-                                      arrivals.data()};
+        const MergePathTiles<T> tiles{num_blocks, block_rows,  block_entries,
+                                      pieces,     head_pieces, arrivals};
         merge_path_spmv_kernel<Shape>
             <<<static_cast<unsigned>(tiles.num_tiles), Shape::kBlockThreads, 0, stream>>>(args,
                                                                                           tiles);
@@ -268,6 +275,7 @@ Plan<Scalar, Ordinal, Offset>::Plan(const Matrix& A, Algorithm requested, cudaSt
   KSPMV_CUDA_CHECK(cudaGetDevice(&device));
   KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   s.policy = detail::launch_policy_for(major);
+  s.allocate_workspace(stream);
   s.chosen = requested == Algorithm::Auto ? s.choose(stream) : requested;
   s.prepare(stream);
   KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
