@@ -12,7 +12,7 @@
 
 #include "join_row_pieces.cuh"
 #include "spmv_arguments.cuh"
-#include "stage_products.cuh"
+#include "stage_rows.cuh"
 
 namespace kspmv::cuda::detail {
 
@@ -85,13 +85,13 @@ __device__ inline void stream_rows(const SpmvArguments<T, Ordinal, Offset>& args
                                    int* s_row_begins) {
   constexpr int kBlockThreads = Shape::kBlockThreads;
   const auto rows = static_cast<int>(last_row - first_row);
-  // Separate from the entries' batch (unlike MergePath's stage_rows): measured faster here with
-  // 32 registers, see perf_tests/NOTES.md.
+  // Row offsets in a loop of their own, not in the entries' batch as MergePath does: measured
+  // faster here, under the 32-register cap (perf_tests/NOTES.md).
   for (int k = threadIdx.x; k <= rows; k += kBlockThreads) {
     s_row_begins[k] = static_cast<int>(args.row_begin(first_row + k) - begin);
   }
-  stage_products<kBlockThreads, Shape::kLoadBatch>(args, begin, static_cast<int>(end - begin),
-                                                   s_products);
+  stage_rows<kBlockThreads, Shape::kLoadBatch, 0>(
+      args, first_row, 0, begin, static_cast<int>(end - begin), nullptr, s_products);
   __syncthreads();
   int lanes = 32;
   while (lanes > 1 && lanes * rows > kBlockThreads) lanes /= 2;

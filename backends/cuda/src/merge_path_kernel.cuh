@@ -15,7 +15,7 @@
 #include "join_row_pieces.cuh"
 #include "merge_path_search.cuh"
 #include "spmv_arguments.cuh"
-#include "stage_products.cuh"
+#include "stage_rows.cuh"
 
 namespace kspmv::cuda::detail {
 

@@ -10,41 +10,18 @@
 
 namespace kspmv::cuda::detail {
 
-// s_products[k] = product(begin + k) for k < count, Batch entries per thread in flight at a time.
-template <int BlockThreads, int Batch, class T, class Ordinal, class Offset>
-__device__ inline void stage_products(const SpmvArguments<T, Ordinal, Offset>& args,
-                                      std::int64_t begin, int count, T* s_products) {
-  for (int base = 0; base < count; base += BlockThreads * Batch) {
-    Ordinal columns[Batch];
-    T values[Batch];
-#pragma unroll
-    for (int i = 0; i < Batch; ++i) {
-      const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
-      if (k < count) {
-        columns[i] = args.column(begin + k);
-        values[i] = args.value(begin + k);
-      }
-    }
-#pragma unroll
-    for (int i = 0; i < Batch; ++i) {
-      const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
-      if (k < count) s_products[k] = args.times_x(values[i], columns[i]);
-    }
-  }
-}
-
 // s_products[k] = product(begin + k) for k < count, and s_row_offsets[r] = offset where row
 // first_row + r begins, relative to `begin`, for r < offsets. A round loads Batch entries and
-// RowBatch offsets per thread; most blocks need one round.
+// RowBatch offsets per thread; most blocks need one round. RowBatch 0 stages products only.
 template <int BlockThreads, int Batch, int RowBatch, class T, class Ordinal, class Offset>
 __device__ inline void stage_rows(const SpmvArguments<T, Ordinal, Offset>& args,
                                   std::int64_t first_row, int offsets, std::int64_t begin,
                                   int count, int* s_row_offsets, T* s_products) {
-  for (int base = 0, row_base = 0; base < count || row_base < offsets;
+  for (int base = 0, row_base = 0; base < count || (RowBatch > 0 && row_base < offsets);
        base += BlockThreads * Batch, row_base += BlockThreads * RowBatch) {
     Ordinal columns[Batch];
     T values[Batch];
-    std::int64_t row_offsets[RowBatch];
+    std::int64_t row_offsets[RowBatch > 0 ? RowBatch : 1];
 #pragma unroll
     for (int i = 0; i < Batch; ++i) {
       const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
