@@ -2,9 +2,8 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <complex>
-#include <exception>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
