@@ -8,9 +8,13 @@
 namespace kspmv::cuda::detail {
 
 // Adaptive: 256 threads, 2048 staged products (16 KiB in fp64), windows of 1024 path steps, so that
-// one batch of 4 loads per thread covers most blocks' entries. Measured on
-// an H100 (perf_tests/NOTES.md): 16 KiB per block in fp32 too (windows of 2048) was slower
-// everywhere, 1.35x on the short-row matrix.
+// one batch of 4 loads per thread covers most blocks' entries. Measured on an H100 (see
+// perf_tests/NOTES.md): 16 KiB per block in fp32 too (windows of 2048) was slower everywhere, 1.35x
+// on the short-row matrix; windows of 512 made the stencil 1.36x slower (fp64).
+// MinBlocksPerSm, the residency the kernel is compiled for: 8 caps registers at 32 and suits
+// regular rows (stencil fp64 541 us, 591 us with 6); 6 leaves 40 registers and suits irregular
+// rows, whose x gathers miss in cache (few-dense-rows fp64 491 us, 563 us with 8).
+template <int MinBlocksPerSm>
 struct AdaptiveShape {
   static constexpr int kBlockThreads = 256;
   static constexpr int kCapacity = 2048;
@@ -19,11 +23,12 @@ struct AdaptiveShape {
   // Rows longer than this are summed by a whole warp instead of a group of a few lanes.
   static constexpr int kWarpRowLength = 64;
   // A block sums its long last row alone while it spans at most this many windows; a longer one is
-  // shared with the blocks of the windows it covers.
+  // shared with the blocks of the windows it covers (16 measured the same).
   static constexpr int kOwnerWindows = 4;
-  // Blocks resident per SM the kernel is compiled for (caps registers at 32 with 256 threads).
-  static constexpr int kMinBlocksPerSm = 8;
+  static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
 };
+using RegularRowsAdaptiveShape = AdaptiveShape<8>;
+using IrregularRowsAdaptiveShape = AdaptiveShape<6>;
 
 // MergePath: 256 threads x 8 path items per tile.
 struct MergePathShape {

@@ -62,6 +62,8 @@ struct PlanState {
   // share of the merge path begins, and the scratch that joins rows split over blocks.
   DeviceBuffer<unsigned char> workspace;
   unsigned long long* longest_row = nullptr;
+  unsigned long long longest = 0;  // the analysis: the longest row's length,
+  bool regular = true;             // and whether it is not far above the mean
   std::int64_t num_blocks = 0;
   std::int64_t* block_rows = nullptr;     // num_blocks + 1: rows before each block's share
   std::int64_t* block_entries = nullptr;  // num_blocks + 1: entries before it
@@ -87,7 +89,7 @@ struct PlanState {
     if (requested == Algorithm::MergePath) {
       num_blocks = blocks_for(path_length, MergePathShape::kTileItems);
     } else if (requested == Algorithm::Adaptive || requested == Algorithm::Auto) {
-      num_blocks = blocks_for(path_length, AdaptiveShape::kWindow);
+      num_blocks = blocks_for(path_length, RegularRowsAdaptiveShape::kWindow);
     }
     const auto n = static_cast<std::size_t>(num_blocks);
     // Parts in order of decreasing alignment, so each stays aligned.
@@ -108,20 +110,22 @@ struct PlanState {
     KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals, 0, n * sizeof(int), stream));
   }
 
-  Algorithm choose(cudaStream_t stream) const {
-    if (num_rows() == 0 || num_entries() == 0) return Algorithm::Vector;
+  // Row-length statistics on the device: one pass over the row map, less than one SpMV reads.
+  void analyse(cudaStream_t stream) {
+    if (num_rows() == 0) return;
     KSPMV_CUDA_CHECK(cudaMemsetAsync(longest_row, 0, sizeof(unsigned long long), stream));
     constexpr int kThreads = 256;
     const unsigned blocks = std::min(grid_for(num_rows(), kThreads), 4096u);
     longest_row_kernel<<<blocks, kThreads, 0, stream>>>(matrix.row_map, num_rows(), longest_row);
     KSPMV_CUDA_CHECK(cudaGetLastError());
-    unsigned long long longest = 0;
     KSPMV_CUDA_CHECK(
         cudaMemcpyAsync(&longest, longest_row, sizeof longest, cudaMemcpyDeviceToHost, stream));
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const bool regular =
-        static_cast<double>(longest) <=
-        policy.irregular_row_factor * mean_row_length() + policy.irregular_row_slack;
+    regular = static_cast<double>(longest) <=
+              policy.irregular_row_factor * mean_row_length() + policy.irregular_row_slack;
+  }
+
+  Algorithm choose() const {
     if (num_entries() < policy.latency_bound_entries) {
       // One launch, and no group walking its longest row for long.
       const auto lanes = static_cast<unsigned long long>(vector_lanes_for(mean_row_length()));
@@ -140,7 +144,7 @@ struct PlanState {
         break;
       case Algorithm::Adaptive:
         adaptive_row_blocks_kernel<<<grid_for(num_blocks + 1, kThreads), kThreads, 0, stream>>>(
-            matrix.row_map, num_rows(), num_blocks, AdaptiveShape::kWindow, block_rows,
+            matrix.row_map, num_rows(), num_blocks, RegularRowsAdaptiveShape::kWindow, block_rows,
             block_entries);
         KSPMV_CUDA_CHECK(cudaGetLastError());
         break;
@@ -166,14 +170,13 @@ struct PlanState {
       case Algorithm::Vector:
         launch_vector(args, stream);
         break;
-      case Algorithm::Adaptive: {
-        using Shape = AdaptiveShape;
-        const AdaptiveBlocks<T> blocks{num_blocks, block_rows, block_entries, pieces, arrivals};
-        adaptive_spmv_kernel<Shape>
-            <<<static_cast<unsigned>(blocks.num_blocks), Shape::kBlockThreads, 0, stream>>>(args,
-                                                                                            blocks);
+      case Algorithm::Adaptive:
+        if (regular) {
+          launch_adaptive<RegularRowsAdaptiveShape>(args, stream);
+        } else {
+          launch_adaptive<IrregularRowsAdaptiveShape>(args, stream);
+        }
         break;
-      }
       case Algorithm::MergePath: {
         using Shape = MergePathShape;
         const MergePathTiles<T> tiles{num_blocks, block_rows,  block_entries,
@@ -188,6 +191,13 @@ struct PlanState {
                                    to_string(chosen));
     }
     KSPMV_CUDA_CHECK(cudaGetLastError());
+  }
+
+  template <class Shape>
+  void launch_adaptive(const SpmvArguments<T, Ordinal, Offset>& args, cudaStream_t stream) const {
+    const AdaptiveBlocks<T> blocks{num_blocks, block_rows, block_entries, pieces, arrivals};
+    adaptive_spmv_kernel<Shape>
+        <<<static_cast<unsigned>(num_blocks), Shape::kBlockThreads, 0, stream>>>(args, blocks);
   }
 
   template <int Lanes>
@@ -276,7 +286,8 @@ Plan<Scalar, Ordinal, Offset>::Plan(const Matrix& A, Algorithm requested, cudaSt
   KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   s.policy = detail::launch_policy_for(major);
   s.allocate_workspace(stream);
-  s.chosen = requested == Algorithm::Auto ? s.choose(stream) : requested;
+  if (requested == Algorithm::Auto || requested == Algorithm::Adaptive) s.analyse(stream);
+  s.chosen = requested == Algorithm::Auto ? s.choose() : requested;
   s.prepare(stream);
   KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
   s.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
