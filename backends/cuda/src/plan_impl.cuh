@@ -95,7 +95,7 @@ struct PlanState {
     // Parts in order of decreasing alignment, so each stays aligned.
     workspace = DeviceBuffer<unsigned char>(sizeof(unsigned long long) +
                                             2 * (n + 1) * sizeof(std::int64_t) + 2 * n * sizeof(T) +
-                                            n * sizeof(int) + 4);
+                                            n * sizeof(int));
     unsigned char* next = workspace.data();
     const auto carve = [&next](auto*& part, std::size_t count) {
       part = reinterpret_cast<std::remove_reference_t<decltype(part)>>(next);

@@ -28,7 +28,9 @@ class Plan {
 
   // Analyses A's structure on `stream` (row-length statistics), chooses the kernel and its launch
   // parameters (or takes `requested` when it is not Auto), and allocates the auxiliary arrays the
-  // kernel needs. Throws kspmv::unsupported_argument for Algorithm::KokkosKernels.
+  // kernel needs; waits for the stream (setup_seconds() is the wall time of all that). Values may
+  // change between calls, the structure may not. Throws kspmv::unsupported_argument for
+  // Algorithm::KokkosKernels, kspmv::malformed_matrix for missing arrays.
   Plan(const Matrix& A, Algorithm requested, cudaStream_t stream);
   ~Plan();
   Plan(Plan&&) noexcept;
@@ -38,9 +40,11 @@ class Plan {
   double setup_seconds() const;
 
   // y = beta*y + alpha*op(A)*x. A must have the structure the plan was built for (same pointers and
-  // sizes). Enqueued on `stream`: no host synchronisation, no allocation (after the first call in a
-  // transposed mode, which builds and keeps the transpose). beta == 0 overwrites y; alpha == 0
-  // reads neither A nor x. Shapes are checked by the caller.
+  // sizes; otherwise kspmv::unsupported_argument), x and y op(A)'s shapes (otherwise
+  // kspmv::dimension_mismatch). Enqueued on `stream`: no host synchronisation and no allocation,
+  // except on the first call in mode T or H, which builds and keeps A's transposed structure (and
+  // waits for it). beta == 0 overwrites y; alpha == 0 reads neither A nor x. Bitwise reproducible.
+  // A plan serves one stream at a time: calls on two streams at once would share its scratch.
   void apply(Mode mode, Scalar alpha, const Matrix& A, DenseBlock<const Scalar> x, Scalar beta,
              DenseBlock<Scalar> y, cudaStream_t stream);
 
