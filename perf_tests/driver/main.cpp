@@ -85,12 +85,7 @@ void run_matrix(const ExecSpace& exec, const MatrixSource& source, const Suite& 
   }
 }
 
-int run(int argc, char** argv) {
-  Options options;
-  if (!parse_options(argc, argv, options)) {
-    std::cout << usage();
-    return 0;
-  }
+int run(const Options& options, int argc, char** argv) {
   const ExecSpace exec;
   Suite suite{suite_matrices(options),
               implementation_labels<ExecSpace, double, Ordinal, Offset>(exec)};
@@ -157,9 +152,20 @@ int run(int argc, char** argv) {
 }  // namespace kspmv::perf
 
 int main(int argc, char** argv) {
+  // Options first, so that --help and usage errors need no device.
+  kspmv::perf::Options options;
+  try {
+    if (!kspmv::perf::parse_options(argc, argv, options)) {
+      std::cout << kspmv::perf::usage();
+      return 0;
+    }
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "kspmv_perf: " << e.what() << "\n";
+    return 2;
+  }
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
-    return kspmv::perf::run(argc, argv);
+    return kspmv::perf::run(options, argc, argv);
   } catch (const std::invalid_argument& e) {
     std::cerr << "kspmv_perf: " << e.what() << "\n";
     return 2;
