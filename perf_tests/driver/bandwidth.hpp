@@ -3,7 +3,7 @@
 // copy kernel, bytes read plus bytes written per second (never a datasheet number). A ceiling is
 // the best rate the machine sustains, and interference from other work only ever slows a batch
 // down, so it is the fastest of many batches: on a shared 2-core machine the median of 15 batches
-// varied by 30% between runs, the fastest by 5%.
+// varied by 40% over six runs, the fastest by 5%.
 
 #include <Kokkos_Core.hpp>
 
