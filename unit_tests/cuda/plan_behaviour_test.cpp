@@ -96,9 +96,10 @@ TEST(CudaPlan, ReusedAcrossCallsWithOtherVectorsAndValues) {
   EXPECT_EQ(check_apply(plan, A, host, Mode::Transpose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
             "");
   for (auto& v : host.values) v = -3 * v + 1;
-  const auto* values = const_cast<double*>(A.matrix().values);
-  check(cudaMemcpy(const_cast<double*>(values), host.values.data(),
-                   host.values.size() * sizeof(double), cudaMemcpyHostToDevice),
+  // The device values are the test's own copy, read-only to the plan.
+  auto* values = const_cast<double*>(A.matrix().values);
+  check(cudaMemcpy(values, host.values.data(), host.values.size() * sizeof(double),
+                   cudaMemcpyHostToDevice),
         "upload");
   for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
     EXPECT_EQ(check_apply(plan, A, host, mode, 1.0, 0.0, 1, kContiguous, kContiguous, rng), "");
