@@ -42,8 +42,8 @@ struct MergePathShape {
 struct LaunchPolicy {
   int scalar_block_threads;
   int vector_block_threads;
-  // Auto: a matrix whose longest row exceeds irregular_row_factor * mean + irregular_row_slack is
-  // irregular (row-per-group kernels would idle behind its long rows).
+  // A matrix whose longest row exceeds irregular_row_factor * mean + irregular_row_slack is
+  // irregular: Auto avoids a group per row there, and Adaptive takes its 6-blocks-per-SM build.
   double irregular_row_factor;
   double irregular_row_slack;
   // Auto: below this many nonzeros a call is latency-bound (L2-resident, a few microseconds).
@@ -54,7 +54,19 @@ struct LaunchPolicy {
   double vector_mean_row_length;
 };
 
-// Hopper (sm_90), measured on an H100/H200: see perf_tests/NOTES.md.
+// Hopper (sm_90), measured on an H100 80GB HBM3 (fp64 unless said; perf_tests/NOTES.md):
+// - 256 threads for Scalar and Vector: not tuned (neither is Auto's choice on a large matrix).
+// - irregular above 8 * mean + 64: few-dense-rows (40 rows of 200k, mean 10) runs 491 us with the
+//   6-blocks build, 563 us with the 8; the stencil (27 per row) 541 us with the 8, 591 us with
+//   the 6.
+// - latency-bound below 2^20 entries: dblp-2010 (1.6M entries) takes 12.3 us with Adaptive, 17.2 us
+//   with Vector; below, Vector's single short dependency chain wins (1138_bus 3.3 us,
+//   Adaptive 5.1).
+// - at most 16 group steps for Vector: adder_dcop_05 (a row of 1310, 164 steps of 8 lanes) 17.7 us
+//   with Vector, 4.9 us with Adaptive; watt_2 (128, 16 steps) 4.1 us with Vector, 4.0 with
+//   Adaptive.
+// - Vector from a mean of 32 per row: uniform_100000_k100 (100 per row) 84 us with Vector, 92 us
+//   with Adaptive (fp32); the stencil (27 per row) 905 us with Vector, 541 us with Adaptive.
 inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 16, 32.0};
 // Other architectures: Hopper's figures, untuned.
 inline constexpr LaunchPolicy kDefaultPolicy = kSm90Policy;
