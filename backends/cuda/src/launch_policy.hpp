@@ -54,20 +54,20 @@ struct LaunchPolicy {
   double vector_mean_row_length;
 };
 
-// Hopper (sm_90), measured on an H100 80GB HBM3 (fp64 unless said; perf_tests/NOTES.md):
+// Hopper (sm_90), measured on an H100 80GB HBM3 at commit ac90b3c (fp64 unless said; the results
+// file of that run is perf_tests/results/h100-2026-11-22-ac90b3c.json):
 // - 256 threads for Scalar and Vector: not tuned (neither is Auto's choice on a large matrix).
 // - irregular above 8 * mean + 64: few-dense-rows (40 rows of 200k, mean 10) runs 491 us with the
 //   6-blocks build, 563 us with the 8; the stencil (27 per row) 541 us with the 8, 591 us with
 //   the 6.
-// - latency-bound below 2^20 entries: dblp-2010 (1.6M entries) takes 12.3 us with Adaptive, 17.2 us
-//   with Vector; below, Vector's single short dependency chain wins (1138_bus 3.3 us,
-//   Adaptive 5.1).
-// - at most 16 group steps for Vector: adder_dcop_05 (a row of 1310, 164 steps of 8 lanes) 17.7 us
-//   with Vector, 4.9 us with Adaptive; watt_2 (128, 16 steps) 4.1 us with Vector, 4.0 with
-//   Adaptive.
+// - latency-bound below 2^20 entries: dblp-2010 (1.6M entries) takes 13.3 us with Adaptive, 17.0 us
+//   with Vector; below, Vector's single short chain of loads mostly wins (cage10 3.7 us, 4.2 us).
+// - at most 12 group steps for Vector: adder_dcop_05 (a row of 1310: 164 steps of 8 lanes) 17.5 us
+//   with Vector, 4.7 us with Adaptive; watt_2 (16 steps) 4.6 and 3.8 us; ca-GrQc (11 steps) 4.4 us
+//   with Vector, 5.4 us with Adaptive.
 // - Vector from a mean of 32 per row: uniform_100000_k100 (100 per row) 84 us with Vector, 92 us
-//   with Adaptive (fp32); the stencil (27 per row) 905 us with Vector, 541 us with Adaptive.
-inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 16, 32.0};
+//   with Adaptive (fp32); the stencil (27 per row) 908 us with Vector, 545 us with Adaptive.
+inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 12, 32.0};
 // Other architectures: Hopper's figures, untuned.
 inline constexpr LaunchPolicy kDefaultPolicy = kSm90Policy;
 
