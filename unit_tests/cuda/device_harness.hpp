@@ -191,7 +191,7 @@ std::string check_apply(Plan<Scalar, Ordinal, Offset>& plan,
   const auto x = kspmv::testing::random_block<Scalar>(in_rows, vectors, rng);
   auto y = kspmv::testing::random_block<Scalar>(out_rows, vectors, rng);
   if (beta == Scalar(0)) std::fill(y.data.begin(), y.data.end(), kspmv::testing::poison<Scalar>());
-  const auto expected = reference::spmv(mode, alpha, host.arrays(), x, beta, y);
+  const auto expected = reference::spmv(mode, alpha, kspmv::testing::arrays(host), x, beta, y);
 
   const DeviceBlock<Scalar> x_device(x, x_layout);
   const DeviceBlock<Scalar> y_device(y, y_layout);

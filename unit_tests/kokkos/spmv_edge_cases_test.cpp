@@ -114,7 +114,7 @@ TEST_F(SpmvEdgeCases, AcceptsKokkosSparseCrsMatrix) {
   DeviceBlock<Scalar, Layout::Left, 1> x_dev(x), y_dev(y);
   Handle<Matrix> handle;
   kspmv::spmv(ExecSpace(), &handle, "N", 2.0, matrix, x_dev.view(), 0.5, y_dev.view());
-  const auto expected = reference::spmv(Mode::NoTranspose, 2.0, host_A.arrays(), x, 0.5, y);
+  const auto expected = reference::spmv(Mode::NoTranspose, 2.0, arrays(host_A), x, 0.5, y);
   EXPECT_EQ(reference::compare(expected, y_dev.download()), "");
 }
 
@@ -124,7 +124,7 @@ TEST_F(SpmvEdgeCases, OverloadsWithoutHandleOrInstance) {
   const DeviceMatrix A(host_A);
   const auto x = random_block<Scalar>(64, 1, rng_);
   const auto y = random_block<Scalar>(64, 1, rng_);
-  const auto expected = reference::spmv(Mode::Transpose, -1.0, host_A.arrays(), x, 3.0, y);
+  const auto expected = reference::spmv(Mode::Transpose, -1.0, arrays(host_A), x, 3.0, y);
   DeviceBlock<Scalar, Layout::Left, 1> x_dev(x), y1(y), y2(y);
   kspmv::spmv(ExecSpace(), "T", -1.0, A.view, x_dev.view(), 3.0, y1.view());
   kspmv::spmv("T", -1.0, A.view, x_dev.view(), 3.0, y2.view());

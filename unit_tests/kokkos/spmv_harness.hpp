@@ -32,7 +32,7 @@ void check_call(const HostCsr<host_scalar_t<Scalar>, Ordinal, Offset>& host_A,
   if (call.beta == 0) {
     for (auto& v : y.data) v = poison<HostScalar>();
   }
-  const auto expected = reference::spmv(call.mode, HostScalar(call.alpha), host_A.arrays(), x,
+  const auto expected = reference::spmv(call.mode, HostScalar(call.alpha), arrays(host_A), x,
                                         HostScalar(call.beta), y);
   DeviceBlock<Scalar, L, Rank> x_dev(x);
   DeviceBlock<Scalar, L, Rank> y_dev(y);

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kspmv/matrices/host_csr.hpp"
 #include "kspmv/reference/spmv_reference.hpp"
 
 namespace kspmv::testing {
@@ -40,19 +41,13 @@ Scalar random_value(std::mt19937_64& rng) {
   }
 }
 
-template <class Scalar, class Ordinal, class Offset>
-struct HostCsr {
-  std::int64_t num_rows = 0;
-  std::int64_t num_cols = 0;
-  std::vector<Offset> row_map{Offset(0)};
-  std::vector<Ordinal> entries;
-  std::vector<Scalar> values;
+// The host CSR of the matrix library (perf_tests/matrices), as the reference oracle reads it.
+using matrices::HostCsr;
 
-  std::int64_t num_entries() const { return static_cast<std::int64_t>(entries.size()); }
-  reference::CsrArrays<Scalar, Ordinal, Offset> arrays() const {
-    return {num_rows, num_cols, row_map.data(), entries.data(), values.data()};
-  }
-};
+template <class Scalar, class Ordinal, class Offset>
+reference::CsrArrays<Scalar, Ordinal, Offset> arrays(const HostCsr<Scalar, Ordinal, Offset>& A) {
+  return {A.num_rows, A.num_cols, A.row_map.data(), A.entries.data(), A.values.data()};
+}
 
 struct RowShape {
   std::int64_t min_length = 0;  // per-row nonzero count drawn uniformly in [min, max]
