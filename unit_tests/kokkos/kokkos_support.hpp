@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "kspmv/crs.hpp"
+#include "kspmv/detail/std_scalar.hpp"
 #include "random_csr.hpp"
 
 namespace kspmv::testing {
@@ -19,17 +20,9 @@ namespace kspmv::testing {
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 
-// Kokkos::complex<T> and std::complex<T> share a layout: the host oracle works on std::complex.
+// The host oracle works on std::complex.
 template <class T>
-struct host_scalar {
-  using type = T;
-};
-template <class T>
-struct host_scalar<Kokkos::complex<T>> {
-  using type = std::complex<T>;
-};
-template <class T>
-using host_scalar_t = typename host_scalar<T>::type;
+using host_scalar_t = detail::std_scalar_t<T>;
 
 template <class Dst, class Src>
 void copy_elements(Dst* dst, const Src* src, std::size_t n) {

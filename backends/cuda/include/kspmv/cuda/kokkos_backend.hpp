@@ -12,23 +12,14 @@
 
 #include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/plan.hpp"
+#include "kspmv/detail/std_scalar.hpp"
 #include "kspmv/kokkoskernels/backend.hpp"
 #include "kspmv/mode.hpp"
 
 namespace kspmv::cuda {
 
-// Kokkos::complex<T> and std::complex<T> share their layout: {real, imaginary}.
 template <class T>
-struct raw_scalar {
-  using type = T;
-};
-template <class T>
-struct raw_scalar<Kokkos::complex<T>> {
-  using type = std::complex<T>;
-  static_assert(sizeof(Kokkos::complex<T>) == sizeof(std::complex<T>));
-};
-template <class T>
-using raw_scalar_t = typename raw_scalar<T>::type;
+using raw_scalar_t = kspmv::detail::std_scalar_t<T>;
 
 template <class T>
 raw_scalar_t<T> to_raw(const T& v) {
