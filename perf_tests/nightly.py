@@ -48,7 +48,10 @@ def main(argv=None):
     where.add_argument("--driver", help="the kspmv_perf executable")
     parser.add_argument("--suite", choices=("quick", "nightly"), default="quick")
     parser.add_argument("--matrices", help="directory of Matrix Market files to add")
-    parser.add_argument("--baseline", help="baseline run JSON (quick: baselines/ci-2core.json)")
+    gating = parser.add_mutually_exclusive_group()
+    gating.add_argument("--baseline", help="baseline run JSON (quick: baselines/ci-2core.json)")
+    gating.add_argument("--no-gate", action="store_true",
+                        help="measure, record and plot only (a first look on a new machine)")
     parser.add_argument("--output-dir", help="default perf_results/<suite>")
     parser.add_argument("--history", help="default <output-dir>/history.jsonl")
     parser.add_argument("--tolerance", type=float, default=0.05)
@@ -59,7 +62,7 @@ def main(argv=None):
     driver = args.driver or os.path.join(args.build_dir, "perf_tests", "driver", "kspmv_perf")
     output = args.output_dir or os.path.join("perf_results", args.suite)
     history = args.history or os.path.join(output, "history.jsonl")
-    baseline = args.baseline or DEFAULT_BASELINES.get(args.suite)
+    baseline = None if args.no_gate else args.baseline or DEFAULT_BASELINES.get(args.suite)
 
     # The command the gate reuses for reruns: everything but where the output goes.
     command = [driver, "--suite", args.suite] + passthrough
@@ -87,7 +90,7 @@ def main(argv=None):
                             "--tolerance", str(args.tolerance), "--reruns", str(args.reruns),
                             "--driver", shlex.join(command)])
     else:
-        print(f"nightly: no baseline ({baseline or 'none given'}), nothing to gate; to make this "
+        print(f"nightly: no baseline ({baseline or 'none given'}), not gated; to make this "
               f"run the baseline: cp {run_json} <baseline.json>")
         gate.append_history(history, perf_json.load_run(run_json), [], "not gated")
     if not args.no_plots:
