@@ -95,11 +95,12 @@ const CrsView<RowMapView, EntriesView, ValuesView>& as_crs_view(
 
 template <class Scalar, class Ordinal, class Device, class MemoryTraits, class Offset>
 auto as_crs_view(const KokkosSparse::CrsMatrix<Scalar, Ordinal, Device, MemoryTraits, Offset>& A) {
-  return make_crs_view(A.numCols(), A.graph.row_map, A.graph.entries, A.values);
+  return kspmv::make_crs_view(A.numCols(), A.graph.row_map, A.graph.entries, A.values);
 }
 
 template <class Matrix>
-using crs_view_t = std::decay_t<decltype(as_crs_view(std::declval<const Matrix&>()))>;
+using crs_view_t =
+    std::decay_t<decltype(kspmv::detail::as_crs_view(std::declval<const Matrix&>()))>;
 
 }  // namespace detail
 }  // namespace kspmv

@@ -26,7 +26,7 @@ class Handle {
   // Throws kspmv::unsupported_argument when the backend for ExecSpace lacks `requested`.
   explicit Handle(Algorithm requested = Algorithm::Auto) : requested_(requested) {
     if (!detail::backend_supports<backend_type>(requested)) {
-      throw unsupported_argument("kspmv::Handle: algorithm " + to_string(requested) +
+      throw unsupported_argument("kspmv::Handle: algorithm " + kspmv::to_string(requested) +
                                  " is not available on the " + backend_type::name +
                                  " backend (execution space " + ExecSpace::name() +
                                  "); it offers " + detail::backend_algorithm_list<backend_type>());

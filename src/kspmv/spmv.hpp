@@ -33,7 +33,7 @@ std::string shape_of(const View& v) {
 
 template <class CrsViewT, class XView, class YView>
 void check_shapes(Mode mode, const CrsViewT& A, const XView& x, const YView& y) {
-  const bool transposed = is_transposed(mode);
+  const bool transposed = kspmv::is_transposed(mode);
   const auto op_rows = static_cast<std::size_t>(transposed ? A.num_cols() : A.num_rows());
   const auto op_cols = static_cast<std::size_t>(transposed ? A.num_rows() : A.num_cols());
   bool vectors_agree = true;
@@ -41,8 +41,9 @@ void check_shapes(Mode mode, const CrsViewT& A, const XView& x, const YView& y) 
   if (x.extent(0) != op_cols || y.extent(0) != op_rows || !vectors_agree) {
     throw dimension_mismatch("kspmv::spmv: op(A) is " + std::to_string(op_rows) + " x " +
                              std::to_string(op_cols) + " (A is " + std::to_string(A.num_rows()) +
-                             " x " + std::to_string(A.num_cols()) + ", mode \"" + to_string(mode) +
-                             "\") but x is " + shape_of(x) + " and y is " + shape_of(y));
+                             " x " + std::to_string(A.num_cols()) + ", mode \"" +
+                             kspmv::to_string(mode) + "\") but x is " + detail::shape_of(x) +
+                             " and y is " + detail::shape_of(y));
   }
 }
 
@@ -89,7 +90,7 @@ void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace>* handle, 
                 "kspmv::spmv: alpha and beta must convert to A's scalar type");
 
   if (handle == nullptr) throw unsupported_argument("kspmv::spmv: the handle pointer is null");
-  const Mode op = parse_mode(mode);
+  const Mode op = kspmv::parse_mode(mode);
   const auto& A = detail::as_crs_view(matrix);
   detail::check_shapes(op, A, x, y);
   handle->bind(A);
@@ -110,13 +111,13 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
     const ExecSpace& exec, const char mode[], const AlphaType& alpha, const Matrix& A,
     const XView& x, const BetaType& beta, const YView& y) {
   Handle<Matrix, ExecSpace> handle;
-  spmv(exec, &handle, mode, alpha, A, x, beta, y);
+  kspmv::spmv(exec, &handle, mode, alpha, A, x, beta, y);
 }
 
 template <class Matrix, class AlphaType, class XView, class BetaType, class YView>
 void spmv(const char mode[], const AlphaType& alpha, const Matrix& A, const XView& x,
           const BetaType& beta, const YView& y) {
-  spmv(typename detail::crs_view_t<Matrix>::execution_space(), mode, alpha, A, x, beta, y);
+  kspmv::spmv(typename detail::crs_view_t<Matrix>::execution_space(), mode, alpha, A, x, beta, y);
 }
 
 }  // namespace kspmv

@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <KokkosSparse_CrsMatrix.hpp>
-
 #include <cmath>
 #include <limits>
 #include <string>
@@ -99,38 +97,6 @@ TEST_F(SpmvEdgeCases, Rectangular) {
 TEST_F(SpmvEdgeCases, UnsortedAndDuplicateColumnIndices) {
   KSPMV_TRACE_SEED();
   check_all(random(120, 30, RowShape{0, 40, false, true}), rng_);
-}
-
-TEST_F(SpmvEdgeCases, AcceptsKokkosSparseCrsMatrix) {
-  KSPMV_TRACE_SEED();
-  const auto host_A = random(80, 60);
-  const DeviceMatrix A(host_A);
-  using Matrix = KokkosSparse::CrsMatrix<Scalar, Ordinal, ExecSpace::device_type, void, Offset>;
-  const Matrix matrix("A", static_cast<Ordinal>(host_A.num_rows),
-                      static_cast<Ordinal>(host_A.num_cols), A.values.extent(0), A.values,
-                      A.row_map, A.entries);
-  const auto x = random_block<Scalar>(60, 1, rng_);
-  const auto y = random_block<Scalar>(80, 1, rng_);
-  DeviceBlock<Scalar, Layout::Left, 1> x_dev(x), y_dev(y);
-  Handle<Matrix> handle;
-  kspmv::spmv(ExecSpace(), &handle, "N", 2.0, matrix, x_dev.view(), 0.5, y_dev.view());
-  const auto expected = reference::spmv(Mode::NoTranspose, 2.0, arrays(host_A), x, 0.5, y);
-  EXPECT_EQ(reference::compare(expected, y_dev.download()), "");
-}
-
-TEST_F(SpmvEdgeCases, OverloadsWithoutHandleOrInstance) {
-  KSPMV_TRACE_SEED();
-  const auto host_A = random(64, 64);
-  const DeviceMatrix A(host_A);
-  const auto x = random_block<Scalar>(64, 1, rng_);
-  const auto y = random_block<Scalar>(64, 1, rng_);
-  const auto expected = reference::spmv(Mode::Transpose, -1.0, arrays(host_A), x, 3.0, y);
-  DeviceBlock<Scalar, Layout::Left, 1> x_dev(x), y1(y), y2(y);
-  kspmv::spmv(ExecSpace(), "T", -1.0, A.view, x_dev.view(), 3.0, y1.view());
-  kspmv::spmv("T", -1.0, A.view, x_dev.view(), 3.0, y2.view());
-  ExecSpace().fence();
-  EXPECT_EQ(reference::compare(expected, y1.download()), "");
-  EXPECT_EQ(reference::compare(expected, y2.download()), "");
 }
 
 TEST_F(SpmvEdgeCases, HandleReusedAcrossCallsAndVectors) {

@@ -46,7 +46,9 @@ std::string damaged(std::string text, std::mt19937_64& rng) {
   return text;
 }
 
-TEST(MatrixMarketFuzz, DamagedFilesAreReadOrRejectedNeverCrash) {
+using MatrixMarketFuzz = testing::WithScratchDirectory;
+
+TEST_F(MatrixMarketFuzz, DamagedFilesAreReadOrRejectedNeverCrash) {
   const auto seed = kspmv::testing::fresh_seed();
   SCOPED_TRACE(kspmv::testing::seed_message(seed));
   std::mt19937_64 rng(seed);
@@ -54,7 +56,7 @@ TEST(MatrixMarketFuzz, DamagedFilesAreReadOrRejectedNeverCrash) {
   for (int i = 0; i < 500; ++i) {
     const auto text = banner_and_size + damaged(entries, rng);
     const auto path =
-        i % 2 ? testing::write_gzip("fuzz.mtx.gz", text) : testing::write_text("fuzz.mtx", text);
+        i % 2 ? scratch_.write_gzip("fuzz.mtx.gz", text) : scratch_.write_text("fuzz.mtx", text);
     try {
       const auto A = read_matrix_market<double, int, int>(path);
       ASSERT_EQ(A.row_map.back(), A.num_entries()) << text;

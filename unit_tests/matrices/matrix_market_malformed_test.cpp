@@ -14,9 +14,7 @@ namespace kspmv::matrices {
 namespace {
 
 using testing::read_bytes;
-using testing::temp_path;
-using testing::write_gzip;
-using testing::write_text;
+using MalformedFile = testing::WithScratchDirectory;
 
 // Reads `path` expecting a parse_error whose message starts with "path:line:" and contains
 // `fragment`.
@@ -46,12 +44,15 @@ void PrintTo(const Malformed& c, std::ostream* os) {
 
 const std::string general = "%%MatrixMarket matrix coordinate real general\n";
 
-class MalformedText : public ::testing::TestWithParam<Malformed> {};
+class MalformedText : public ::testing::TestWithParam<Malformed> {
+ protected:
+  testing::ScratchDirectory scratch_;
+};
 
 TEST_P(MalformedText, NamesFileAndLine) {
   const auto& c = GetParam();
-  expect_parse_error(write_text(c.name + ".mtx", c.text), c.line, c.fragment);
-  expect_parse_error(write_gzip(c.name + ".mtx.gz", c.text), c.line, c.fragment);
+  expect_parse_error(scratch_.write_text(c.name + ".mtx", c.text), c.line, c.fragment);
+  expect_parse_error(scratch_.write_gzip(c.name + ".mtx.gz", c.text), c.line, c.fragment);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -130,9 +131,9 @@ const std::string good_text =
     "% padding so the compressed stream is long enough to cut in the middle\n"
     "4 4 4\n1 1 1.0\n2 2 2.0\n3 3 3.0\n4 4 4.0\n";
 
-TEST(MalformedFile, TruncatedGzipStream) {
-  const auto whole = read_bytes(write_gzip("whole.mtx.gz", good_text));
-  const auto path = write_text("truncated.mtx.gz", whole.substr(0, whole.size() * 2 / 3));
+TEST_F(MalformedFile, TruncatedGzipStream) {
+  const auto whole = read_bytes(scratch_.write_gzip("whole.mtx.gz", good_text));
+  const auto path = scratch_.write_text("truncated.mtx.gz", whole.substr(0, whole.size() * 2 / 3));
   try {
     read_matrix_market<double, int, int>(path);
     FAIL() << "no error reading " << path;
@@ -141,10 +142,10 @@ TEST(MalformedFile, TruncatedGzipStream) {
   }
 }
 
-TEST(MalformedFile, CorruptGzipStream) {
-  auto bytes = read_bytes(write_gzip("intact.mtx.gz", good_text));
+TEST_F(MalformedFile, CorruptGzipStream) {
+  auto bytes = read_bytes(scratch_.write_gzip("intact.mtx.gz", good_text));
   for (std::size_t i = 12; i < bytes.size() - 8; ++i) bytes[i] = static_cast<char>(0xA5 ^ i);
-  const auto path = write_text("corrupt.mtx.gz", bytes);
+  const auto path = scratch_.write_text("corrupt.mtx.gz", bytes);
   try {
     read_matrix_market<double, int, int>(path);
     FAIL() << "no error reading " << path;
@@ -153,28 +154,28 @@ TEST(MalformedFile, CorruptGzipStream) {
   }
 }
 
-TEST(MalformedFile, MissingFile) {
-  const auto path = temp_path("does_not_exist.mtx");
+TEST_F(MalformedFile, MissingFile) {
+  const auto path = scratch_.file("does_not_exist.mtx");
   EXPECT_THROW((read_matrix_market<double, int, int>(path)), parse_error);
 }
 
-TEST(MalformedFile, ComplexIntoRealScalar) {
-  const auto path = write_text(
+TEST_F(MalformedFile, ComplexIntoRealScalar) {
+  const auto path = scratch_.write_text(
       "complex_to_real.mtx", "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 2\n");
   expect_parse_error<double>(path, 1, "complex");
 }
 
-TEST(MalformedFile, DimensionsBeyondTheOrdinalType) {
-  const auto path = write_text("wide.mtx",
-                               "%%MatrixMarket matrix coordinate real general\n"
-                               "% comment\n40000 2 1\n40000 1 1\n");
+TEST_F(MalformedFile, DimensionsBeyondTheOrdinalType) {
+  const auto path = scratch_.write_text("wide.mtx",
+                                        "%%MatrixMarket matrix coordinate real general\n"
+                                        "% comment\n40000 2 1\n40000 1 1\n");
   expect_parse_error<double, std::int16_t, int>(path, 3, "row count 40000 does not fit");
 }
 
-TEST(MalformedFile, EntriesBeyondTheOffsetType) {
+TEST_F(MalformedFile, EntriesBeyondTheOffsetType) {
   std::string text = "%%MatrixMarket matrix coordinate pattern general\n1 200 200\n";
   for (int c = 1; c <= 200; ++c) text += "1 " + std::to_string(c) + "\n";
-  expect_parse_error<double, int, std::int8_t>(write_text("many.mtx", text), 2,
+  expect_parse_error<double, int, std::int8_t>(scratch_.write_text("many.mtx", text), 2,
                                                "entry count 200 does not fit");
 }
 

@@ -41,7 +41,7 @@ bool backend_supports(Algorithm algorithm) {
 template <class Backend>
 std::string backend_algorithm_list() {
   std::string list;
-  for (Algorithm a : Backend::algorithms) list += (list.empty() ? "" : ", ") + to_string(a);
+  for (Algorithm a : Backend::algorithms) list += (list.empty() ? "" : ", ") + kspmv::to_string(a);
   return list;
 }
 

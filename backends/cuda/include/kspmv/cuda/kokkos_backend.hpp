@@ -92,8 +92,9 @@ struct KokkosBackend {
     matrix.values = reinterpret_cast<const RawScalar*>(A.values().data());
     if (!state.plan_)
       state.plan_ = std::make_unique<RawPlan>(matrix, requested, exec.cuda_stream());
-    state.plan_->apply(mode, to_raw(alpha), matrix, as_dense_block(typename XView::const_type(x)),
-                       to_raw(beta), as_dense_block(y), exec.cuda_stream());
+    state.plan_->apply(mode, cuda::to_raw(alpha), matrix,
+                       cuda::as_dense_block(typename XView::const_type(x)), cuda::to_raw(beta),
+                       cuda::as_dense_block(y), exec.cuda_stream());
   }
 };
 

@@ -72,22 +72,23 @@ struct Backend {
         typename Matrix::index_type(const_cast<Ordinal*>(A.entries().data()), A.num_entries()));
     state.set_up_ = true;
 
-    with_contiguous(exec, x, true, false, [&](const auto& x_kk) {
-      with_contiguous(exec, y, beta != Scalar(0), true, [&](const auto& y_kk) {
+    kokkoskernels::with_contiguous(exec, x, true, false, [&](const auto& x_kk) {
+      kokkoskernels::with_contiguous(exec, y, beta != Scalar(0), true, [&](const auto& y_kk) {
         // Kokkos Kernels' transposed kernels scale y by multiplication, so 0 * NaN would survive.
-        if (beta == Scalar(0) && is_transposed(mode)) detail::scale(exec, Scalar(0), y_kk);
+        if (beta == Scalar(0) && kspmv::is_transposed(mode))
+          kspmv::detail::scale(exec, Scalar(0), y_kk);
         if constexpr (!std::is_arithmetic_v<Scalar>) {
           if (mode == Mode::Conjugate) {
-            conjugate_mode_spmv(exec, alpha, x_kk, beta, y_kk,
-                                [&](const auto& x_conj, const auto& t) {
-                                  compat::spmv(exec, state.kokkoskernels_handle_, "N", Scalar(1),
-                                               matrix, x_conj, Scalar(0), t);
-                                });
+            kokkoskernels::conjugate_mode_spmv(
+                exec, alpha, x_kk, beta, y_kk, [&](const auto& x_conj, const auto& t) {
+                  compat::spmv(exec, state.kokkoskernels_handle_, "N", Scalar(1), matrix, x_conj,
+                               Scalar(0), t);
+                });
             return;
           }
         }
-        compat::spmv(exec, state.kokkoskernels_handle_, to_string(mode), alpha, matrix, x_kk, beta,
-                     y_kk);
+        compat::spmv(exec, state.kokkoskernels_handle_, kspmv::to_string(mode), alpha, matrix, x_kk,
+                     beta, y_kk);
       });
     });
   }

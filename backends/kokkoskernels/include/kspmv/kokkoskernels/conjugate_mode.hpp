@@ -24,7 +24,8 @@ struct ConjugateCopy {
   Dst dst;
   Src src;
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
-    for (std::size_t j = 0; j < dst.extent(1); ++j) dst(i, j) = Kokkos::conj(element(src, i, j));
+    for (std::size_t j = 0; j < dst.extent(1); ++j)
+      dst(i, j) = Kokkos::conj(kokkoskernels::element(src, i, j));
   }
 };
 
@@ -38,7 +39,8 @@ struct AddConjugate {
   KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
     for (std::size_t j = 0; j < t.extent(1); ++j) {
       const scalar_type scaled = alpha * Kokkos::conj(t(i, j));
-      element(y, i, j) = beta == scalar_type(0) ? scaled : beta * element(y, i, j) + scaled;
+      kokkoskernels::element(y, i, j) =
+          beta == scalar_type(0) ? scaled : beta * kokkoskernels::element(y, i, j) + scaled;
     }
   }
 };

@@ -83,8 +83,8 @@ template <class Scalar, class Ordinal, class Offset>
 Result<Scalar> spmv(Mode mode, Scalar alpha, const CsrArrays<Scalar, Ordinal, Offset>& A,
                     const Block<Scalar>& x, Scalar beta, const Block<Scalar>& y) {
   using W = wide_t<Scalar>;
-  const bool transposed = is_transposed(mode);
-  const bool conjugated = is_conjugated(mode);
+  const bool transposed = kspmv::is_transposed(mode);
+  const bool conjugated = kspmv::is_conjugated(mode);
   const std::int64_t out_rows = transposed ? A.num_cols : A.num_rows;
   Result<Scalar> r;
   r.value = Block<W>{out_rows, y.k, std::vector<W>(static_cast<std::size_t>(out_rows * y.k))};
