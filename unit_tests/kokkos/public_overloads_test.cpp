@@ -40,7 +40,6 @@ namespace {
 using Scalar = double;
 using Ordinal = int;
 using Offset = std::size_t;
-using HostMatrix = HostCsr<Scalar, Ordinal, Offset>;
 using DeviceMatrix = DeviceCsr<Scalar, Ordinal, Offset>;
 using KokkosSparseMatrix =
     KokkosSparse::CrsMatrix<Scalar, Ordinal, ExecSpace::device_type, void, Offset>;

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Tests of kokkos_version_matrix.py's parsing and table (no build is run)."""
+
+import pathlib
+import sys
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import kokkos_version_matrix as matrix  # noqa: E402
+
+CTEST_3 = """
+ 9/11 Test  #9: kspmv_kokkos_public_overloads_tests ...   Passed    0.01 sec
+10/11 Test #13: kspmv_cuda_test .......................***Skipped   0.04 sec
+11/11 Test  #6: example_from_install ..................***Failed    6.40 sec
+
+91% tests passed, 1 tests failed out of 11
+"""
+CTEST_4 = """
+15/15 Test  #6: example_from_install ........................................   Passed   33.97 sec
+
+100% tests passed out of 15
+"""
+LAST_TEST_LOG = """
+kspmv tests run on Kokkos::OpenMP, concurrency 2
+[==========] Running 6 tests from 1 test suite.
+kspmv tests run on Kokkos::OpenMP, concurrency 2
+"""
+
+
+class ParseCtest(unittest.TestCase):
+    def test_summary_with_failures_and_skips(self):
+        counts = matrix.parse_ctest(CTEST_3, LAST_TEST_LOG)
+        self.assertEqual(counts, {"passed": 9, "failed": 1, "skipped": 1, "total": 11,
+                                  "ran_on": ["Kokkos::OpenMP, concurrency 2"]})
+
+    def test_summary_of_newer_ctest_without_failure_count(self):
+        counts = matrix.parse_ctest(CTEST_4, "")
+        self.assertEqual((counts["passed"], counts["failed"], counts["total"]), (15, 0, 15))
+        self.assertEqual(counts["ran_on"], [])
+
+    def test_no_summary(self):
+        self.assertIsNone(matrix.parse_ctest("No tests were found!!!", ""))
+
+
+class Table(unittest.TestCase):
+    def test_versions_shown_once_unless_they_differ(self):
+        rows = [{"kokkos": "4.6.01", "kokkos_version": "4.6.1", "kernels": "develop",
+                 "kernels_version": "4.7.99", "backend": "Serial", "compiler": "g++ 12", "result": "passed",
+                 "passed": 14, "failed": 0, "skipped": 0, "total": 14, "ran_on": ["Kokkos::Serial, concurrency 1"]},
+                {"kokkos": "4.5.01", "kernels": "4.5.01", "backend": "HIP", "result": "Kokkos configure failed"}]
+        lines = matrix.table(rows).splitlines()
+        self.assertIn("| 4.6.01 | develop (4.7.99) | Serial | g++ 12 | Kokkos::Serial, concurrency 1 | "
+                      "14 passed, 0 failed, 0 skipped | passed |", lines)
+        self.assertIn("| 4.5.01 | 4.5.01 | HIP | - | - | - | Kokkos configure failed |", lines)
+
+
+if __name__ == "__main__":
+    unittest.main()
