@@ -215,8 +215,10 @@ def table(results):
     for r in results:
         def shown(requested, installed):
             def number(version):
-                return tuple(int(part) for part in version.split(".")) if re.fullmatch(r"[\d.]+", version) else version
-            same = installed in (None, "?") or number(installed) == number(requested)
+                return tuple(int(part) for part in version.split(".")) if re.fullmatch(r"\d+(\.\d+)*", version) else version
+            # Kokkos Kernels 4.4.01 installs a version file that says ".."
+            unknown = installed is None or not re.fullmatch(r"\d+(\.\d+)*", installed)
+            same = unknown or number(installed) == number(requested)
             return requested if same else f"{requested} ({installed})"
         ran_on = "; ".join(r.get("ran_on", [])) or "-"
         tests = (f"{r['passed']} passed, {r['failed']} failed, {r['skipped']} skipped" if "total" in r else "-")
