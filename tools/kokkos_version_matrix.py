@@ -92,14 +92,13 @@ class Row:
         return options
 
 
-def run(step, command, log, env=None):
+def run(step, command, log):
     """Runs command with its output appended to log; raises StepFailed on a non-zero exit."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "a") as out:
         out.write(f"$ {' '.join(map(str, command))}\n")
         out.flush()
-        status = subprocess.run(list(map(str, command)), stdout=out, stderr=subprocess.STDOUT,
-                                env=env).returncode
+        status = subprocess.run(list(map(str, command)), stdout=out, stderr=subprocess.STDOUT).returncode
     if status != 0:
         raise StepFailed(step, log)
 
