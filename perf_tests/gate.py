@@ -1,13 +1,33 @@
 #!/usr/bin/env python3
-"""Nightly regression gate: compares a kspmv_perf run with a stored baseline run.
+"""Performance regression gate on interleaved, paired measurements of two builds.
 
-A record regresses when its roofline fraction falls by more than the tolerance (default 5%)
-below the baseline's. Timing is noisy, so a suspicious record is measured again (--driver,
---reruns) and judged by its best measurement; only a drop that survives the reruns fails the
-gate. A wrong result, or a baseline record the run lacks, fails it too. Each gated run is
-appended to a history file (JSON lines) that plots.py draws trends from.
+    gate.py --candidate "CMD" [--baseline "CMD"] [--rounds 8] [--repetitions 2]
+            [--filter REGEX] [--tolerance 0.05] [--aggregate-tolerance 0.03]
+            [--confidence 0.99] [--seed N] [--output-dir DIR] [--history FILE]
 
-Exit status: 0 pass, 1 regression (or wrong/missing records), 2 bad input.
+CMD is a driver command line, e.g. "build/perf_tests/driver/kspmv_perf --suite quick"; the
+baseline defaults to the candidate's command (the gate then measures its own false alarms).
+Each round runs both commands once, each build first in half of the rounds, on the records
+matching --filter. Timings on a shared machine drift by tens of percent between runs and within
+one, so noise is cancelled twice. Inside a run, the harness times every record batch by batch
+beside a reference implementation (the driver's first baseline, e.g. Kokkos Kernels or cuSPARSE:
+code the two builds share), and a record's time is its time relative to the reference's; across
+builds, a candidate and a baseline run of the same round see about the same machine, so the gate
+judges ratios within rounds:
+
+  ratio of a record in a round = candidate relative time / baseline relative time (> 1: slower),
+  each the median over the round's repetitions (a run without a reference: time per call);
+  record estimate = the median of its ratios over the rounds;
+  implementation estimate (backend/algorithm) = the geometric mean of its records' estimates;
+  intervals: percentile bootstrap over rounds at --confidence, resampling whole rounds so that a
+  round's records stay paired and keep their correlation.
+
+A record regresses when its whole interval lies above 1 + tolerance, an implementation when its
+interval lies above 1 + aggregate-tolerance (improved: below 1 - the tolerance). The gate fails
+on a regression, on a wrong result in either build and on a record the baseline measures and the
+candidate does not; a record only the candidate measures is "new".
+
+Exit status: 0 pass, 1 fail, 2 a driver that failed otherwise, or unreadable output.
 Python 3 standard library only.
 """
 
@@ -15,129 +35,290 @@ import argparse
 import datetime
 import json
 import os
+import random
 import shlex
+import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 
 import perf_json
 
+SIDES = ("baseline", "candidate")
+WRONG_RESULT_EXIT = 3  # the drivers' status when a record computed a wrong result
+RESAMPLES = 2000
+FAILING = {"regressed", "wrong", "missing"}
+
+
+class DriverError(RuntimeError):
+    """A driver that failed otherwise than by a wrong result, or left no readable output."""
+
 
 @dataclass
 class Verdict:
-    key: str
-    status: str  # ok, improved, recovered, regressed, missing, new, wrong
-    baseline: float = None
-    measured: list = field(default_factory=list)  # roofline fractions, first the run's own
+    """The judgement of one record or one implementation's aggregate."""
+    name: str
+    status: str  # ok, improved, regressed; records also wrong, missing, new
+    estimate: float | None = None
+    interval: tuple[float, float] | None = None
+    ratios: list[float] = field(default_factory=list)  # records: one per round
+    members: int = 0  # aggregates: how many records the geometric mean is over
+
+
+@dataclass
+class Judgement:
+    records: list
+    aggregates: list
 
     @property
-    def best(self):
-        return max(self.measured) if self.measured else None
-
-    def change(self, value=None):
-        value = self.best if value is None else value
-        return value / self.baseline - 1 if self.baseline and value is not None else None
+    def failures(self):
+        return [v for v in self.records + self.aggregates if v.status in FAILING]
 
 
-def judge(baseline_run, run, tolerance):
-    """Verdicts for every key of either run, before any rerun."""
-    base = perf_json.records_by_key(baseline_run)
-    now = perf_json.records_by_key(run)
-    verdicts = []
-    for key in sorted(set(base) | set(now)):
-        if key not in now:
-            verdicts.append(Verdict(key, "missing", base[key]["roofline_fraction"]))
-            continue
-        record = now[key]
-        if not record["correct"]:
-            verdicts.append(Verdict(key, "wrong", None, [record["roofline_fraction"]]))
-            continue
-        if key not in base:
-            verdicts.append(Verdict(key, "new", None, [record["roofline_fraction"]]))
-            continue
-        v = Verdict(key, "ok", base[key]["roofline_fraction"], [record["roofline_fraction"]])
-        if v.change() < -tolerance:
-            v.status = "regressed"
-        elif v.change() > tolerance:
-            v.status = "improved"
-        verdicts.append(v)
-    return verdicts
+def implementation_of(key):
+    _, backend, algorithm, _ = perf_json.split_key(key)
+    return f"{backend}/{algorithm}"
 
 
-def rerun(driver, run, keys, times, pause):
-    """Measures `keys` again `times` times with the driver command, `pause` seconds apart (load
-    from other work comes and goes); yields {key: fraction}."""
-    with tempfile.TemporaryDirectory(prefix="kspmv_gate_") as scratch:
-        for attempt in range(times):
-            time.sleep(pause)
-            output = os.path.join(scratch, f"rerun{attempt}")
-            command = shlex.split(driver) + ["--output-dir", output, "--git-commit",
-                                             run["git_commit"]]
-            for key in keys:
-                command += ["--only", key]
-            print(f"gate: re-measuring {len(keys)} record(s), attempt {attempt + 1} of {times}",
-                  flush=True)
-            finished = subprocess.run(command, stdout=subprocess.DEVNULL, check=False)
-            if finished.returncode != 0:
-                print(f"gate: the rerun exited with {finished.returncode}: {shlex.join(command)}")
-                continue
-            again = perf_json.load_run(os.path.join(output, "run.json"))
-            yield {k: r["roofline_fraction"] for k, r in perf_json.records_by_key(again).items()}
+def percentile_interval(samples, confidence):
+    """The central `confidence` part of the bootstrap distribution."""
+    ordered = sorted(samples)
+    tail = round((1 - confidence) / 2 * len(ordered))
+    return ordered[tail], ordered[len(ordered) - 1 - tail]
 
 
-def settle(verdicts, tolerance, driver, run, reruns, pause=0.0):
-    """Re-measures the regressed records; those whose best measurement is back within the
-    tolerance become 'recovered'."""
-    suspicious = {v.key: v for v in verdicts if v.status == "regressed"}
-    if not suspicious or not driver or reruns <= 0:
-        return
-    for fractions in rerun(driver, run, sorted(suspicious), reruns, pause):
-        for key, fraction in fractions.items():
-            if key in suspicious:
-                suspicious[key].measured.append(fraction)
-        if all(v.change() >= -tolerance for v in suspicious.values()):
+def classify(interval, tolerance):
+    low, high = interval
+    if low > 1 + tolerance:
+        return "regressed"
+    if high < 1 - tolerance:
+        return "improved"
+    return "ok"
+
+
+def record_status(key, baseline_rounds, candidate_rounds):
+    """wrong, missing or new when the record cannot be compared in every round; None when it
+    can. A round maps each record to its seconds per call, None for a wrong result."""
+    if any(key in r and r[key] is None for r in baseline_rounds + candidate_rounds):
+        return "wrong"
+    if not any(key in r for r in baseline_rounds):
+        return "new"
+    if not all(key in r for r in baseline_rounds + candidate_rounds):
+        return "missing"
+    return None
+
+
+def bootstrap(ratios, groups, rounds, resamples, seed):
+    """Bootstrap samples of every record's median ratio and every group's geometric mean of
+    them, each sample from one resampling of the rounds shared by all records."""
+    rng = random.Random(seed)
+    record_samples = {key: [] for key in ratios}
+    group_samples = {name: [] for name in groups}
+    for _ in range(resamples):
+        picks = [rng.randrange(rounds) for _ in range(rounds)]
+        medians = {key: statistics.median(r[i] for i in picks) for key, r in ratios.items()}
+        for key, median in medians.items():
+            record_samples[key].append(median)
+        for name, keys in groups.items():
+            group_samples[name].append(statistics.geometric_mean(medians[k] for k in keys))
+    return record_samples, group_samples
+
+
+def judge(baseline_rounds, candidate_rounds, tolerance=0.05, aggregate_tolerance=0.03,
+          confidence=0.99, seed=0, resamples=RESAMPLES):
+    """Verdicts from per-round measurements: baseline_rounds[i] and candidate_rounds[i] map each
+    record key measured in round i to its seconds per call (None: a wrong result)."""
+    if len(baseline_rounds) != len(candidate_rounds) or not baseline_rounds:
+        raise ValueError("judge needs the same number (>= 1) of baseline and candidate rounds")
+    keys = sorted({k for r in baseline_rounds + candidate_rounds for k in r})
+    records, ratios = {}, {}
+    for key in keys:
+        status = record_status(key, baseline_rounds, candidate_rounds)
+        if status:
+            records[key] = Verdict(key, status)
+        else:
+            ratios[key] = [c[key] / b[key] for b, c in zip(baseline_rounds, candidate_rounds)]
+    groups = {}
+    for key in ratios:
+        groups.setdefault(implementation_of(key), []).append(key)
+    record_samples, group_samples = bootstrap(ratios, groups, len(baseline_rounds), resamples,
+                                              seed)
+    for key, key_ratios in ratios.items():
+        interval = percentile_interval(record_samples[key], confidence)
+        records[key] = Verdict(key, classify(interval, tolerance),
+                               statistics.median(key_ratios), interval, key_ratios)
+    aggregates = []
+    for name, members in sorted(groups.items()):
+        interval = percentile_interval(group_samples[name], confidence)
+        estimate = statistics.geometric_mean(records[k].estimate for k in members)
+        aggregates.append(Verdict(name, classify(interval, aggregate_tolerance), estimate,
+                                  interval, members=len(members)))
+    return Judgement([records[k] for k in keys], aggregates)
+
+
+def round_times(run):
+    """{record key: its time in one driver run, None for a wrong result}. The time is relative to
+    the reference implementation timed batch by batch beside it (the harness's
+    reference_seconds_per_call) where the run has one: load on a shared machine moves whole runs
+    and stretches of a run by tens of percent, and cancels in that ratio."""
+    return {r["key"]: (r["relative_to_reference"] or r["seconds_per_call"]) if r["correct"]
+            else None for r in run["records"]}
+
+
+def driver_command(command, filter_regex, repetitions, output):
+    # Google Benchmark matches the filter (POSIX extended regex) against the full benchmark
+    # name. The bandwidth probe is left out: the gate judges times, not roofline fractions.
+    return shlex.split(command) + [
+        f"--benchmark_filter={filter_regex}",
+        f"--benchmark_repetitions={repetitions}",
+        "--benchmark_enable_random_interleaving=true",
+        f"--benchmark_out={output}",
+        "--benchmark_out_format=json",
+    ]
+
+
+def run_driver(command, output):
+    """Runs one driver command writing `output`; returns (run, whether it exited for a wrong
+    result, seconds it took)."""
+    if os.path.exists(output):
+        os.remove(output)  # left by an earlier gate: a driver that writes nothing must not pass
+    started = time.monotonic()
+    try:
+        finished = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True, check=False)
+    except OSError as e:
+        raise DriverError(f"cannot run {shlex.join(command)}: {e}") from e
+    status = finished.returncode
+    if status == WRONG_RESULT_EXIT:
+        sys.stderr.write(finished.stderr)  # the oracle's messages
+    elif status != 0:
+        raise DriverError(f"exit status {status} from {shlex.join(command)}:\n"
+                          f"{finished.stderr[-4000:]}")
+    try:
+        run = perf_json.load_run(output)
+    except (OSError, perf_json.SchemaError) as e:
+        raise DriverError(f"unreadable output of {shlex.join(command)}: {e}") from e
+    return run, status == WRONG_RESULT_EXIT, time.monotonic() - started
+
+
+def measure(args, seed):
+    """Runs the rounds; returns ({side: [run per round]}, [order per round], [failure notes]).
+    After a round with a wrong result no further rounds run: the gate fails anyway."""
+    first = random.Random(seed).randrange(2)
+    commands = {"baseline": args.baseline, "candidate": args.candidate}
+    runs, orders, notes = {side: [] for side in SIDES}, [], []
+    for index in range(1, args.rounds + 1):
+        # Each build goes first in half of the rounds, from a random start: whatever favours
+        # the first (or second) run of a round falls on both alike.
+        order = SIDES if (index + first) % 2 == 0 else SIDES[::-1]
+        orders.append(order)
+        wrong = False
+        for side in order:
+            output = os.path.join(args.output_dir, f"round{index}-{side}.json")
+            command = driver_command(commands[side], args.filter, args.repetitions, output)
+            run, wrong_exit, seconds = run_driver(command, output)
+            runs[side].append(run)
+            print(f"gate: round {index}/{args.rounds} {side:9} {len(run['records'])} records "
+                  f"{seconds:.1f} s", flush=True)
+            if wrong_exit:
+                notes.append(f"the {side} driver reported a wrong result (exit status "
+                             f"{WRONG_RESULT_EXIT}) in round {index}")
+                wrong = True
+        if wrong:
+            print("gate: a wrong result: no further rounds", flush=True)
             break
-    for v in suspicious.values():
-        if v.change() >= -tolerance:
-            v.status = "recovered"
+    return runs, orders, notes
 
 
-def describe(v):
-    if v.status in ("missing",):
-        return f"{v.status:10} {v.key}: in the baseline ({v.baseline:.4f}) but not measured"
-    if v.status in ("new", "wrong"):
-        note = "wrong result" if v.status == "wrong" else "not in the baseline"
-        return f"{v.status:10} {v.key}: {v.measured[0]:.4f} ({note})"
-    text = (f"{v.status:10} {v.key}: roofline fraction {v.baseline:.4f} -> {v.best:.4f} "
-            f"({100 * v.change():+.1f}%)")
-    if len(v.measured) > 1:
-        tries = ", ".join(f"{100 * v.change(m):+.1f}%" for m in v.measured)
-        text += f", best of {len(v.measured)} measurements: {tries}"
-    return text
+def interval_text(verdict):
+    low, high = verdict.interval
+    return f"{verdict.estimate:.3f} [{low:.3f}, {high:.3f}]"
 
 
-def append_history(path, run, verdicts, gate_status):
-    best = {v.key: v.best for v in verdicts if v.measured}
+def describe(verdict, details):
+    if verdict.status == "wrong":
+        return details[verdict.name]
+    if verdict.status == "missing":
+        return "measured by the baseline, but not in every round of both builds"
+    if verdict.status == "new":
+        return "measured by the candidate only"
+    return interval_text(verdict)
+
+
+def wrong_details(runs):
+    """{record key: which build computed a wrong result, and the oracle's message}."""
+    details = {}
+    for side in SIDES:
+        for run in runs[side]:
+            for r in run["records"]:
+                if not r["correct"]:
+                    details.setdefault(r["key"], f"{side}: {r['error_detail']}")
+    return details
+
+
+def report(judgement, notes, details):
+    passed = not judgement.failures and not notes
+    print("gate: per implementation, geometric mean over its records of candidate/baseline time "
+          "(> 1: slower) [interval]")
+    for v in judgement.aggregates:
+        print(f"  {v.status:9} {v.name:32} {interval_text(v)}  {v.members} records")
+    unusual = [v for v in judgement.records if v.status != "ok"]
+    if unusual:
+        print("gate: records that are not ok, median ratio over rounds [interval]")
+    for v in unusual:
+        print(f"  {v.status:9} {v.name:48} {describe(v, details)}")
+    for note in notes:
+        print(f"gate: {note}")
+
+    def counts(verdicts):
+        tally = {}
+        for v in verdicts:
+            tally[v.status] = tally.get(v.status, 0) + 1
+        return ", ".join(f"{n} {status}" for status, n in sorted(tally.items())) or "none"
+
+    print(f"gate: {'PASS' if passed else 'FAIL'} ({len(judgement.records)} records: "
+          f"{counts(judgement.records)}; aggregates: {counts(judgement.aggregates)})")
+    return passed
+
+
+def utc_now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def history_entry(run, gate_status, judgement=None, baseline_run=None):
+    """One line of the history: the run's figures per record (the trend chart's input) and, for a
+    gated run, the gate's estimates."""
+    verdicts = {v.name: v for v in judgement.records} if judgement else {}
+    records = {}
+    for r in run["records"]:
+        figures = {"roofline_fraction": r["roofline_fraction"],
+                   "seconds_per_call": r["seconds_per_call"], "gflop_per_s": r["gflop_per_s"]}
+        verdict = verdicts.get(r["key"])
+        if verdict:
+            figures.update(status=verdict.status, ratio=verdict.estimate,
+                           ratio_interval=verdict.interval)
+        records[r["key"]] = figures
     entry = {
-        "gated_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "gated_utc": utc_now(),
         "started_utc": run["started_utc"],
         "git_commit": run["git_commit"],
         "suite": run["suite"],
         "device": run["device"]["name"],
         "execution_space": run["device"]["execution_space"],
-        "bandwidth_gb_per_s": run["bandwidth"]["gb_per_s"],
+        "bandwidth_gb_per_s": run["bandwidth"] and run["bandwidth"]["gb_per_s"],
         "gate": gate_status,
-        "records": {
-            r["key"]: {
-                "roofline_fraction": best.get(r["key"], r["roofline_fraction"]),
-                "seconds_per_call": r["seconds_per_call"],
-                "gflop_per_s": r["gflop_per_s"],
-            }
-            for r in run["records"]
-        },
+        "records": records,
     }
+    if judgement:
+        entry["baseline_git_commit"] = baseline_run["git_commit"]
+        entry["aggregates"] = {v.name: {"status": v.status, "ratio": v.estimate,
+                                        "ratio_interval": v.interval}
+                               for v in judgement.aggregates}
+    return entry
+
+
+def append_history(path, entry):
     directory = os.path.dirname(path)
     if directory:
         os.makedirs(directory, exist_ok=True)
@@ -145,60 +326,104 @@ def append_history(path, run, verdicts, gate_status):
         f.write(json.dumps(entry, sort_keys=True) + "\n")
 
 
-def main(argv=None):
+def gate_document(args, seed, runs, orders, judgement, notes, passed):
+    """gate.json: everything the verdict was made from."""
+    first = {side: runs[side][0] for side in SIDES}
+    per_round = {side: [round_times(run) for run in runs[side]] for side in SIDES}
+    records = [{"key": v.name, "status": v.status, "estimate": v.estimate,
+                "interval": v.interval, "ratios": v.ratios,
+                "baseline_seconds": [r.get(v.name) for r in per_round["baseline"]],
+                "candidate_seconds": [r.get(v.name) for r in per_round["candidate"]]}
+               for v in judgement.records]
+    return {
+        "verdict": "pass" if passed else "fail",
+        "notes": notes,
+        "parameters": {"candidate": args.candidate, "baseline": args.baseline,
+                       "rounds": args.rounds, "rounds_run": len(orders),
+                       "repetitions": args.repetitions, "filter": args.filter,
+                       "tolerance": args.tolerance,
+                       "aggregate_tolerance": args.aggregate_tolerance,
+                       "confidence": args.confidence, "resamples": RESAMPLES, "seed": seed},
+        "order": orders,
+        "device": first["candidate"]["device"],
+        "suite": first["candidate"]["suite"],
+        "git_commit": {side: first[side]["git_commit"] for side in SIDES},
+        "bandwidth_gb_per_s": {side: [run["bandwidth"] and run["bandwidth"]["gb_per_s"]
+                                      for run in runs[side]]
+                               for side in SIDES},
+        "aggregates": [{"implementation": v.name, "status": v.status, "estimate": v.estimate,
+                        "interval": v.interval, "records": v.members}
+                       for v in judgement.aggregates],
+        "records": records,
+    }
+
+
+def parse_arguments(argv):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--baseline", required=True, help="the stored baseline run JSON")
-    parser.add_argument("--run", required=True, help="the run JSON to judge")
+    parser.add_argument("--candidate", required=True, help="driver command line of the build to "
+                        "judge")
+    parser.add_argument("--baseline", help="driver command line of the reference build (default: "
+                        "the candidate's)")
+    parser.add_argument("--rounds", type=int, default=8, help="paired rounds (8)")
+    parser.add_argument("--repetitions", type=int, default=2,
+                        help="Google Benchmark repetitions per run, interleaved at random (2)")
+    parser.add_argument("--filter", default="/kspmv/",
+                        help="regex over record names (default '/kspmv/': kspmv's own records)")
     parser.add_argument("--tolerance", type=float, default=0.05,
-                        help="largest accepted relative drop of a roofline fraction (0.05)")
-    parser.add_argument("--driver", default="",
-                        help="command that re-runs kspmv_perf with the run's options, e.g. "
-                             "'build/perf_tests/driver/kspmv_perf --suite quick'; without it "
-                             "nothing is re-measured")
-    parser.add_argument("--reruns", type=int, default=2,
-                        help="re-measurements of suspicious records (2)")
-    parser.add_argument("--rerun-pause", type=float, default=5.0,
-                        help="seconds to wait before each re-measurement (5)")
-    parser.add_argument("--allow-missing", action="store_true",
-                        help="a baseline record the run lacks is not a failure (runs with --only)")
-    parser.add_argument("--history", help="JSON-lines file to append this run to")
+                        help="slowdown of one record the gate accepts (0.05)")
+    parser.add_argument("--aggregate-tolerance", type=float, default=0.03,
+                        help="slowdown of an implementation over its records the gate accepts "
+                             "(0.03)")
+    parser.add_argument("--confidence", type=float, default=0.99,
+                        help="coverage of the bootstrap intervals (0.99)")
+    parser.add_argument("--seed", type=int, help="seed of the run order and the bootstrap "
+                        "(default: from the clock)")
+    parser.add_argument("--output-dir", default=os.path.join("perf_results", "gate"),
+                        help="where the rounds' JSON and gate.json go (perf_results/gate)")
+    parser.add_argument("--history", help="JSON-lines file to append the verdict to")
     args = parser.parse_args(argv)
+    args.baseline = args.baseline or args.candidate
+    if args.rounds < 1 or args.repetitions < 1:
+        parser.error("--rounds and --repetitions must be at least 1")
+    if not 0 < args.confidence < 1:
+        parser.error("--confidence must lie between 0 and 1")
+    return args
 
+
+def main(argv=None):
+    args = parse_arguments(argv)
+    seed = args.seed if args.seed is not None else int(time.time())
+    os.makedirs(args.output_dir, exist_ok=True)
+    print(f"gate: candidate {args.candidate}\ngate: baseline  {args.baseline}\n"
+          f"gate: {args.rounds} rounds of {args.repetitions} repetitions of records matching "
+          f"{args.filter!r}, seed {seed}; {100 * args.confidence:g}% intervals, tolerance "
+          f"{100 * args.tolerance:g}% per record, {100 * args.aggregate_tolerance:g}% per "
+          f"implementation", flush=True)
     try:
-        baseline = perf_json.load_run(args.baseline)
-        run = perf_json.load_run(args.run)
-    except (OSError, perf_json.SchemaError) as e:
+        runs, orders, notes = measure(args, seed)
+    except DriverError as e:
         print(f"gate: {e}", file=sys.stderr)
         return 2
-
-    print(f"gate: run {run['git_commit']} ({run['started_utc']}) against baseline "
-          f"{baseline['git_commit']} ({baseline['started_utc']}), tolerance "
-          f"{100 * args.tolerance:.1f}%")
-    if baseline["device"]["name"] != run["device"]["name"]:
-        print(f"gate: warning: the baseline was measured on {baseline['device']['name']}, "
-              f"this run on {run['device']['name']}")
-
-    ceiling_change = run["bandwidth"]["gb_per_s"] / baseline["bandwidth"]["gb_per_s"] - 1
-    if abs(ceiling_change) > args.tolerance:
-        print(f"gate: warning: the copy bandwidth moved by {100 * ceiling_change:+.1f}% since the "
-              f"baseline ({baseline['bandwidth']['gb_per_s']:.1f} -> "
-              f"{run['bandwidth']['gb_per_s']:.1f} GB/s): another machine, or a busy one")
-    verdicts = judge(baseline, run, args.tolerance)
-    settle(verdicts, args.tolerance, args.driver, run, args.reruns, args.rerun_pause)
-
-    failing = {"regressed", "wrong"} | (set() if args.allow_missing else {"missing"})
-    for v in verdicts:
-        if v.status != "ok":
-            print("  " + describe(v))
-    counts = {}
-    for v in verdicts:
-        counts[v.status] = counts.get(v.status, 0) + 1
-    passed = not any(v.status in failing for v in verdicts)
-    summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-    print(f"gate: {'PASS' if passed else 'FAIL'} ({len(verdicts)} records: {summary})")
+    if not runs["baseline"][0]["records"]:
+        print(f"gate: no record of the baseline matches {args.filter!r}", file=sys.stderr)
+        return 2
+    first = runs["candidate"][0]
+    device = first["device"]
+    print(f"gate: {device['name']} ({device['execution_space']}, concurrency "
+          f"{device['concurrency']}); candidate {first['git_commit']}, baseline "
+          f"{runs['baseline'][0]['git_commit']}")
+    judgement = judge([round_times(r) for r in runs["baseline"]],
+                      [round_times(r) for r in runs["candidate"]],
+                      args.tolerance, args.aggregate_tolerance, args.confidence, seed)
+    passed = report(judgement, notes, wrong_details(runs))
+    path = os.path.join(args.output_dir, "gate.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(gate_document(args, seed, runs, orders, judgement, notes, passed), f, indent=1)
+    print(f"gate: wrote {path}")
     if args.history:
-        append_history(args.history, run, verdicts, "pass" if passed else "fail")
+        append_history(args.history, history_entry(first, "pass" if passed else "fail",
+                                                   judgement, runs["baseline"][0]))
     return 0 if passed else 1
 
 

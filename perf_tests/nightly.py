@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
-"""One nightly performance run: kspmv_perf, then the regression gate against a baseline (which
-appends the run to the history), then the charts.
+"""One nightly performance run: the whole suite once (run.json, run.csv), then the regression gate
+of this build against a baseline build (gate.py, which appends the verdict to the history), then
+the charts.
 
-    python3 perf_tests/nightly.py --build-dir build --suite quick
-    python3 perf_tests/nightly.py --build-dir build --suite nightly --matrices DIR \\
-        --baseline perf_tests/baselines/<machine>.json --output-dir perf_results/nightly
+    python3 perf_tests/nightly.py --build-dir build --suite quick --no-gate
+    python3 perf_tests/nightly.py --build-dir build --baseline-build-dir build-main \\
+        --suite nightly --matrices DIR --output-dir perf_results/nightly
 
-Exit status: the gate's (0 pass, 1 regression), or the driver's when it fails.
-Arguments after "--" go to kspmv_perf unchanged.
+The driver is B/perf_tests/driver/kspmv_perf, or B/perf_tests/cuda/kspmv_cuda_bench in a build
+without Kokkos. Arguments after "--" go to both builds' drivers unchanged (the gate's own
+--benchmark_* flags come after them and win).
+
+Exit status: the gate's (0 pass, 1 fail, 2 a driver failed), or the driver's when the full run
+fails.
 """
 
 import argparse
@@ -21,7 +26,14 @@ import perf_json
 import plots
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_BASELINES = {"quick": os.path.join(HERE, "baselines", "ci-2core.json")}
+DRIVERS = (os.path.join("perf_tests", "driver", "kspmv_perf"),
+           os.path.join("perf_tests", "cuda", "kspmv_cuda_bench"))
+# The full run's statistics, each with the options that choose it otherwise after "--" (the
+# drivers' --repetitions too: Google Benchmark's flag would override it).
+FULL_RUN_DEFAULTS = {
+    "--benchmark_repetitions=3": ("--benchmark_repetitions", "--repetitions"),
+    "--benchmark_enable_random_interleaving=true": ("--benchmark_enable_random_interleaving",),
+}
 
 
 def git_commit():
@@ -35,8 +47,24 @@ def git_commit():
     return head.stdout.strip() + ("+dirty" if dirty else "")
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+def driver_in(build_dir):
+    """The benchmark program of a build directory; None when it has none."""
+    for relative in DRIVERS:
+        path = os.path.join(build_dir, relative)
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def with_defaults(passthrough):
+    """The driver arguments of the full run: FULL_RUN_DEFAULTS the user did not choose, then
+    the user's."""
+    chosen = {argument.split("=", 1)[0] for argument in passthrough}
+    return [default for default, options in FULL_RUN_DEFAULTS.items()
+            if not chosen.intersection(options)] + passthrough
+
+
+def parse_arguments(argv):
     passthrough = []
     if "--" in argv:
         passthrough = argv[argv.index("--") + 1:]
@@ -44,58 +72,69 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--build-dir", help="the CMake build directory holding kspmv_perf")
-    where.add_argument("--driver", help="the kspmv_perf executable")
+    where.add_argument("--build-dir", help="the CMake build directory to measure")
+    where.add_argument("--driver", help="the benchmark program to measure")
     parser.add_argument("--suite", choices=("quick", "nightly"), default="quick")
     parser.add_argument("--matrices", help="directory of Matrix Market files to add")
     gating = parser.add_mutually_exclusive_group()
-    gating.add_argument("--baseline", help="baseline run JSON (quick: baselines/ci-2core.json)")
+    gating.add_argument("--baseline-build-dir", help="build directory of the reference build")
+    gating.add_argument("--baseline-driver", help="benchmark program of the reference build")
     gating.add_argument("--no-gate", action="store_true",
-                        help="measure, record and plot only (a first look on a new machine)")
+                        help="measure, record and plot only (the default without a baseline)")
     parser.add_argument("--output-dir", help="default perf_results/<suite>")
     parser.add_argument("--history", help="default <output-dir>/history.jsonl")
-    parser.add_argument("--tolerance", type=float, default=0.05)
-    parser.add_argument("--reruns", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=8, help="the gate's rounds (8)")
     parser.add_argument("--no-plots", action="store_true")
     args = parser.parse_args(argv)
+    args.passthrough = passthrough
+    args.output_dir = args.output_dir or os.path.join("perf_results", args.suite)
+    args.history = args.history or os.path.join(args.output_dir, "history.jsonl")
+    args.driver = args.driver or driver_in(args.build_dir)
+    if args.driver is None:
+        parser.error(f"{args.build_dir} holds neither {' nor '.join(DRIVERS)}")
+    if args.baseline_build_dir:
+        args.baseline_driver = driver_in(args.baseline_build_dir)
+        if args.baseline_driver is None:
+            parser.error(f"{args.baseline_build_dir} holds neither {' nor '.join(DRIVERS)}")
+    return args
 
-    driver = args.driver or os.path.join(args.build_dir, "perf_tests", "driver", "kspmv_perf")
-    output = args.output_dir or os.path.join("perf_results", args.suite)
-    history = args.history or os.path.join(output, "history.jsonl")
-    baseline = None if args.no_gate else args.baseline or DEFAULT_BASELINES.get(args.suite)
 
-    # The command the gate reuses for reruns: everything but where the output goes.
-    command = [driver, "--suite", args.suite] + passthrough
-    if args.matrices:
-        command += ["--matrices", args.matrices]
+def main(argv=None):
+    args = parse_arguments(sys.argv[1:] if argv is None else argv)
     commit = git_commit()
-    run_json = os.path.join(output, "run.json")
-    print(f"nightly: {shlex.join(command)}", flush=True)
-    status = subprocess.run(command + ["--output-dir", output, "--git-commit", commit],
-                            check=False).returncode
-    if status != 0:
-        print(f"nightly: kspmv_perf failed with status {status}")
-        return status
+    suite = ["--suite", args.suite] + (["--matrices", args.matrices] if args.matrices else [])
 
-    if baseline and os.path.exists(baseline) and not args.baseline:
-        # The default baseline belongs to one machine class; timings of another are not comparable.
-        measured_on = perf_json.load_run(baseline)["device"]["name"]
-        here = perf_json.load_run(run_json)["device"]["name"]
-        if measured_on != here:
-            print(f"nightly: {baseline} was measured on {measured_on}, this is {here}: not gated "
-                  f"(pass --baseline to gate anyway)")
-            baseline = None
-    if baseline and os.path.exists(baseline):
-        status = gate.main(["--baseline", baseline, "--run", run_json, "--history", history,
-                            "--tolerance", str(args.tolerance), "--reruns", str(args.reruns),
-                            "--driver", shlex.join(command)])
+    run_json = os.path.join(args.output_dir, "run.json")
+    if os.path.exists(run_json):
+        os.remove(run_json)  # the last night's: a driver that writes nothing must not pass
+    command = [args.driver, *suite, *with_defaults(args.passthrough), "--output-dir",
+               args.output_dir, "--git-commit", commit]
+    print(f"nightly: {shlex.join(command)}", flush=True)
+    status = subprocess.run(command, check=False).returncode
+    if status != 0:
+        print(f"nightly: the driver failed with status {status}")
+        return status
+    try:
+        run = perf_json.load_run(run_json)
+    except (OSError, perf_json.SchemaError) as e:
+        print(f"nightly: {e}", file=sys.stderr)
+        return 2
+    perf_json.write_csv(run, os.path.join(args.output_dir, "run.csv"))
+
+    if args.baseline_driver:
+        status = gate.main([
+            "--candidate", shlex.join([args.driver, *suite, *args.passthrough,
+                                       "--git-commit", commit]),
+            "--baseline", shlex.join([args.baseline_driver, *suite, *args.passthrough]),
+            "--rounds", str(args.rounds), "--output-dir", os.path.join(args.output_dir, "gate"),
+            "--history", args.history])
     else:
-        print(f"nightly: no baseline ({baseline or 'none given'}), not gated; to make this "
-              f"run the baseline: cp {run_json} <baseline.json>")
-        gate.append_history(history, perf_json.load_run(run_json), [], "not gated")
+        print("nightly: no baseline build given: recorded, not gated")
+        gate.append_history(args.history, gate.history_entry(run, "not gated"))
+
     if not args.no_plots:
-        if plots.main(["--run", run_json, "--history", history, "--output-dir", output]) == \
-                plots.MISSING_MATPLOTLIB:
+        if plots.main(["--run", run_json, "--history", args.history,
+                       "--output-dir", args.output_dir]) == plots.MISSING_MATPLOTLIB:
             print("nightly: no charts without matplotlib")
     return status
 

@@ -1,169 +1,356 @@
 #!/usr/bin/env python3
-"""The run JSON that kspmv_perf writes (schema "kspmv-perf/1", documented in README.md).
+"""Reads and checks what kspmv_perf and kspmv_cuda_bench write: Google Benchmark's JSON with the
+suite's own context keys (kspmv_schema "kspmv-bench/2", documented in README.md).
 
-As a program: validates run files and exits non-zero naming the first field that is wrong.
+load_run(path) turns a file into one run: the context, the copy-bandwidth ceiling and one record
+per matrix/backend/algorithm/precision with the derived figures (median time per call over the
+repetitions, GB/s, GFLOP/s, roofline fraction, speedups over the baselines of the same run).
+write_csv(run, path) writes that run as run.csv.
+
+As a program: checks run files and exits 1 naming the first thing that is wrong.
     python3 perf_json.py run.json [more.json ...]
 """
 
+import csv
 import json
 import math
+import re
+import statistics
 import sys
 
-SCHEMA = "kspmv-perf/1"
+SCHEMA = "kspmv-bench/2"
+COPY_BANDWIDTH = "copy_bandwidth"
+PRECISIONS = ("fp64", "fp32")
+KSPMV_BACKEND = "kspmv"  # every other backend is a baseline
 
-NUMBER = (int, float)
-OPTIONAL_NUMBER = (int, float, type(None))  # null: not measured / not applicable
+# Our context keys, all strings as Google Benchmark's custom context requires; the parsers turn
+# the numeric ones into numbers.
+CONTEXT_KEYS = ("kspmv_schema", "suite", "harness", "execution_space", "device_name",
+                "concurrency", "last_level_cache_bytes", "compiler", "kokkos_version",
+                "git_commit", "scale", "alpha", "beta", "plant_slowdown", "command_line",
+                "started_utc", "reference")
+SHAPE_COUNTERS = ("rows", "cols", "nnz", "vectors", "scalar_bytes", "ordinal_bytes",
+                  "offset_bytes", "compulsory_bytes")
+SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
-RUN_FIELDS = {
-    "schema": str,
-    "suite": str,
-    "started_utc": str,
-    "device": dict,
-    "compiler": str,
-    "kokkos_version": str,
-    "git_commit": str,
-    "command_line": str,
-    "parameters": dict,
-    "bandwidth": dict,
-    "records": list,
-    "skipped": list,
-}
-DEVICE_FIELDS = {"execution_space": str, "name": str, "concurrency": int,
-                 "last_level_cache_bytes": NUMBER}
-PARAMETER_FIELDS = {"scale": NUMBER, "alpha": NUMBER, "beta": NUMBER}
-BANDWIDTH_FIELDS = {"bytes_per_copy": NUMBER, "seconds": NUMBER, "gb_per_s": NUMBER,
-                    "batch_gb_per_s": list}
-RECORD_FIELDS = {
-    "key": str,
-    "matrix": str,
-    "source": str,
-    "backend": str,
-    "algorithm": str,
-    "chosen_algorithm": str,
-    "precision": str,
-    "rows": int,
-    "cols": int,
-    "nnz": int,
-    "vectors": int,
-    "scalar_bytes": int,
-    "ordinal_bytes": int,
-    "offset_bytes": int,
-    "setup_seconds": OPTIONAL_NUMBER,
-    "seconds_per_call": NUMBER,
-    "calls_per_batch": int,
-    "batch_seconds_per_call": list,
-    "compulsory_bytes": NUMBER,
-    "gb_per_s": NUMBER,
-    "gflop_per_s": NUMBER,
-    "arithmetic_intensity": NUMBER,
-    "roofline_fraction": NUMBER,
-    "cache_resident": bool,
-    "relative_error": OPTIONAL_NUMBER,
-    "correct": bool,
-    "error_detail": str,
-    "speedup_vs": dict,
-}
-SKIPPED_FIELDS = {"matrix": str, "reason": str}
+# Google Benchmark appends the options a benchmark was registered with to its name
+# (".../iterations:5/manual_time"); the record is what comes before them.
+REGISTRATION_SUFFIX = re.compile(
+    r"(/(iterations|repeats|threads|min_time|min_warmup_time):[^/]*|/(real|manual|process)_time)+$")
+
+CSV_COLUMNS = ("matrix", "backend", "algorithm", "chosen_algorithm", "precision", "rows", "cols",
+               "nnz", "setup_seconds", "seconds_per_call", "gb_per_s", "gflop_per_s",
+               "arithmetic_intensity", "roofline_fraction", "cache_resident", "relative_error",
+               "speedup_vs")
 
 
 class SchemaError(ValueError):
     pass
 
 
-def _check_fields(obj, fields, where):
-    if not isinstance(obj, dict):
-        raise SchemaError(f"{where}: expected an object")
-    for name, kind in fields.items():
-        if name not in obj:
-            raise SchemaError(f"{where}.{name}: missing")
-        value = obj[name]
-        # bool is an int in Python; only a bool field may hold one.
-        if isinstance(value, bool) and kind is not bool:
-            raise SchemaError(f"{where}.{name}: {value!r} is a boolean")
-        if not isinstance(value, kind):
-            raise SchemaError(f"{where}.{name}: {value!r} has the wrong type")
-    unknown = set(obj) - set(fields)
-    if unknown:
-        raise SchemaError(f"{where}: unknown fields {sorted(unknown)}")
+def record_name(benchmark_name):
+    """matrix/backend/algorithm/precision of a Google Benchmark name."""
+    return REGISTRATION_SUFFIX.sub("", benchmark_name)
 
 
-def compulsory_bytes(record, beta):
+def split_key(key, where="name"):
+    """(matrix, backend, algorithm, precision); a file's matrix name may hold a slash."""
+    parts = key.rsplit("/", 3)
+    if len(parts) != 4 or not all(parts):
+        raise SchemaError(f"{where}: {key!r} is not matrix/backend/algorithm/precision")
+    if parts[3] not in PRECISIONS:
+        raise SchemaError(f"{where}: precision {parts[3]!r} is not one of {PRECISIONS}")
+    return tuple(parts)
+
+
+def compulsory_bytes(shape, beta):
     """DESIGN.md's byte model: the matrix, x once, y once (twice when beta != 0)."""
-    s, k = record["scalar_bytes"], record["vectors"]
-    return (record["nnz"] * (s + record["ordinal_bytes"])
-            + (record["rows"] + 1) * record["offset_bytes"]
-            + k * record["cols"] * s + k * record["rows"] * s * (2 if beta != 0 else 1))
+    s, k = shape["scalar_bytes"], shape["vectors"]
+    return (shape["nnz"] * (s + shape["ordinal_bytes"])
+            + (shape["rows"] + 1) * shape["offset_bytes"]
+            + k * shape["cols"] * s + k * shape["rows"] * s * (2 if beta != 0 else 1))
 
 
-def _check_record(record, where, bandwidth, beta):
-    _check_fields(record, RECORD_FIELDS, where)
-    expected_key = "/".join(record[f] for f in ("matrix", "backend", "algorithm", "precision"))
-    if record["key"] != expected_key:
-        raise SchemaError(f"{where}.key: {record['key']!r} is not {expected_key!r}")
-    if record["precision"] not in ("fp64", "fp32"):
-        raise SchemaError(f"{where}.precision: {record['precision']!r}")
-    if not record["seconds_per_call"] > 0:
-        raise SchemaError(f"{where}.seconds_per_call: must be positive")
-    batches = record["batch_seconds_per_call"]
-    if not batches or not all(isinstance(b, NUMBER) and b > 0 for b in batches):
-        raise SchemaError(f"{where}.batch_seconds_per_call: positive numbers expected")
-    for baseline, ratio in record["speedup_vs"].items():
-        if not isinstance(ratio, NUMBER) or not ratio > 0:
-            raise SchemaError(f"{where}.speedup_vs.{baseline}: positive number expected")
-    # The derived figures must follow from the byte model, so readers can trust them.
-    if record["compulsory_bytes"] != compulsory_bytes(record, beta):
-        raise SchemaError(f"{where}.compulsory_bytes: {record['compulsory_bytes']} is not the byte "
-                          f"model's {compulsory_bytes(record, beta)}")
-    expected_gb_per_s = record["compulsory_bytes"] / record["seconds_per_call"] * 1e-9
-    if not math.isclose(record["gb_per_s"], expected_gb_per_s, rel_tol=1e-9):
-        raise SchemaError(f"{where}.gb_per_s: {record['gb_per_s']} is not compulsory bytes / time "
-                          f"= {expected_gb_per_s}")
-    expected_fraction = record["gb_per_s"] / bandwidth
-    if not math.isclose(record["roofline_fraction"], expected_fraction, rel_tol=1e-9):
-        raise SchemaError(f"{where}.roofline_fraction: {record['roofline_fraction']} is not "
-                          f"gb_per_s / bandwidth = {expected_fraction}")
-    expected_gflops = 2 * record["nnz"] * record["vectors"] / record["seconds_per_call"] * 1e-9
-    if not math.isclose(record["gflop_per_s"], expected_gflops, rel_tol=1e-9):
-        raise SchemaError(f"{where}.gflop_per_s: {record['gflop_per_s']} is not "
-                          f"2 nnz k / time = {expected_gflops}")
+def _parse_number(text, where, integer=False):
+    """A number of the context, where Google Benchmark keeps only strings."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise SchemaError(f"{where}: {text!r} is not a number") from None
+    if integer:
+        if not value.is_integer():
+            raise SchemaError(f"{where}: {text!r} is not an integer")
+        return int(value)
+    return value
 
 
-def validate(run):
-    """Raises SchemaError naming the first wrong field; returns the run."""
-    _check_fields(run, RUN_FIELDS, "run")
-    if run["schema"] != SCHEMA:
-        raise SchemaError(f"run.schema: {run['schema']!r} is not {SCHEMA!r}")
-    _check_fields(run["device"], DEVICE_FIELDS, "run.device")
-    _check_fields(run["parameters"], PARAMETER_FIELDS, "run.parameters")
-    _check_fields(run["bandwidth"], BANDWIDTH_FIELDS, "run.bandwidth")
-    if not run["bandwidth"]["gb_per_s"] > 0:
-        raise SchemaError("run.bandwidth.gb_per_s: must be positive")
-    keys = set()
-    for i, record in enumerate(run["records"]):
-        _check_record(record, f"run.records[{i}]", run["bandwidth"]["gb_per_s"],
-                      run["parameters"]["beta"])
-        if record["key"] in keys:
-            raise SchemaError(f"run.records[{i}].key: {record['key']!r} appears twice")
-        keys.add(record["key"])
-    for i, skipped in enumerate(run["skipped"]):
-        _check_fields(skipped, SKIPPED_FIELDS, f"run.skipped[{i}]")
-    return run
+def _context(document):
+    context = document["context"]
+    for key in CONTEXT_KEYS:
+        if key not in context:
+            raise SchemaError(f"context.{key}: missing (not written by a kspmv benchmark?)")
+        if not isinstance(context[key], str):
+            raise SchemaError(f"context.{key}: {context[key]!r} is not a string")
+    if context["kspmv_schema"] != SCHEMA:
+        raise SchemaError(f"context.kspmv_schema: {context['kspmv_schema']!r} is not {SCHEMA!r}")
+    return context
+
+
+def _numeric(entry, name, where, integer=False, optional=False):
+    """A number field of a benchmark entry (counters are written as doubles)."""
+    if name not in entry:
+        if optional:
+            return None
+        raise SchemaError(f"{where}.{name}: missing")
+    value = entry[name]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SchemaError(f"{where}.{name}: {value!r} is not a number")
+    if integer:
+        if not (math.isfinite(value) and float(value).is_integer() and value >= 0):
+            raise SchemaError(f"{where}.{name}: {value!r} is not a non-negative integer")
+        return int(value)
+    return value
+
+
+def _seconds(entry, where):
+    """real_time of one repetition in seconds."""
+    unit = entry.get("time_unit")
+    if unit not in SECONDS_PER_UNIT:
+        raise SchemaError(f"{where}.time_unit: {unit!r} is not one of {list(SECONDS_PER_UNIT)}")
+    value = _numeric(entry, "real_time", where)
+    if not value > 0:
+        raise SchemaError(f"{where}.real_time: {value!r} is not positive")
+    return value * SECONDS_PER_UNIT[unit]
+
+
+def _repetitions(document):
+    """{record name: [(where, entry) in repetition order]} in the drivers' registration order,
+    aggregates left out."""
+    grouped, first_seen = {}, {}
+    for i, entry in enumerate(document["benchmarks"]):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise SchemaError(f"benchmarks[{i}]: an object with a name expected")
+        where = f"benchmarks[{i}] ({entry['name']})"
+        if entry.get("run_type") == "aggregate":
+            continue  # mean/median/stddev/cv over the repetitions: recomputed from these
+        if entry.get("run_type") != "iteration":
+            raise SchemaError(f"{where}.run_type: {entry.get('run_type')!r} is not iteration "
+                              f"or aggregate")
+        index = _numeric(entry, "repetition_index", where, integer=True)
+        name = record_name(entry["name"])
+        repetitions = grouped.setdefault(name, {})
+        if index in repetitions:
+            raise SchemaError(f"{where}.repetition_index: repetition {index} of {name} appears "
+                              f"twice")
+        repetitions[index] = (where, entry)
+        first_seen.setdefault(name, (entry.get("family_index", math.inf), i))
+    # Random interleaving reports the records in a random order; family_index is the order the
+    # drivers registered them in (matrix, precision, implementation).
+    return {name: [grouped[name][i] for i in sorted(grouped[name])]
+            for name in sorted(grouped, key=first_seen.get)}
+
+
+def _error_message(entry):
+    """The message of a repetition that was not measured, None for a measured one. Google
+    Benchmark 1.7 writes error_occurred/error_message; 1.8 writes skipped/skip_message for
+    SkipWithMessage."""
+    if entry.get("error_occurred") or entry.get("skipped"):
+        return entry.get("error_message") or entry.get("skip_message") or "no message"
+    return None
+
+
+def _is_skip(message):
+    return message.startswith("skipped")
+
+
+def _bandwidth(repetitions):
+    """The roofline's ceiling; None for a run without the probe (a --benchmark_filter that left it
+    out, as the gate's runs do: they judge times, not fractions)."""
+    if not repetitions:
+        return None
+    bytes_per_copy, best = None, []
+    for where, entry in repetitions:
+        message = _error_message(entry)
+        if message is not None:
+            raise SchemaError(f"{where}: the bandwidth probe was not measured: {message}")
+        size = _numeric(entry, "bytes_per_copy", where)
+        seconds = _numeric(entry, "best_seconds", where)
+        if not size > 0 or not seconds > 0:
+            raise SchemaError(f"{where}: bytes_per_copy and best_seconds must be positive")
+        if bytes_per_copy not in (None, size):
+            raise SchemaError(f"{where}.bytes_per_copy: {size} differs from {bytes_per_copy}")
+        bytes_per_copy = size
+        best.append(seconds)
+    # Other work only ever slows a copy down: the fastest single copy is the ceiling.
+    return {"bytes_per_copy": bytes_per_copy, "seconds": min(best),
+            "gb_per_s": bytes_per_copy / min(best) * 1e-9,
+            "repetition_gb_per_s": [bytes_per_copy / s * 1e-9 for s in best]}
+
+
+def _label(entry, where):
+    fields = dict(part.split("=", 1) for part in entry.get("label", "").split(";") if "=" in part)
+    for name in ("chosen", "source"):
+        if name not in fields:
+            raise SchemaError(f"{where}.label: {entry.get('label')!r} lacks {name}=")
+    return fields
+
+
+def _shape(where, entry, beta):
+    shape = {name: _numeric(entry, name, where, integer=True) for name in SHAPE_COUNTERS}
+    if shape["compulsory_bytes"] != compulsory_bytes(shape, beta):
+        raise SchemaError(f"{where}.compulsory_bytes: {shape['compulsory_bytes']} is not the "
+                          f"byte model's {compulsory_bytes(shape, beta)}")
+    return shape
+
+
+def _record(key, repetitions, beta, ceiling, last_level_cache_bytes):
+    """One record from its repetitions, with the figures that follow from its median time and the
+    byte model; None for the figures a wrong record does not have."""
+    matrix, backend, algorithm, precision = split_key(key, repetitions[0][0] + ".name")
+    shape, details, times, errors = dict.fromkeys(SHAPE_COUNTERS), None, [], []
+    relative = []  # per repetition: time per call over the reference's, batch by batch
+    for where, entry in repetitions:
+        message = _error_message(entry)
+        if message is not None:
+            errors.append(message)  # a wrong result, or any other failure that is not a skip
+            continue
+        measured_shape = _shape(where, entry, beta)
+        if details and measured_shape != shape:
+            raise SchemaError(f"{where}: the matrix shape differs between repetitions of {key}")
+        label = _label(entry, where)
+        repetition_details = {
+            "source": label["source"], "chosen_algorithm": label["chosen"],
+            "setup_seconds": _numeric(entry, "setup_seconds", where, optional=True),
+            "calls_per_batch": _numeric(entry, "calls_per_batch", where, integer=True),
+            "relative_error": _numeric(entry, "relative_error", where)}
+        shape, details = measured_shape, details or repetition_details
+        times.append(_seconds(entry, where))
+        reference = _numeric(entry, "reference_seconds_per_call", where, optional=True)
+        if reference is not None:
+            if not reference > 0:
+                raise SchemaError(f"{where}.reference_seconds_per_call: {reference!r} is not "
+                                  f"positive")
+            relative.append(times[-1] / reference)
+    details = details or dict.fromkeys(("source", "chosen_algorithm", "setup_seconds",
+                                        "calls_per_batch", "relative_error"))
+    seconds = None if errors else statistics.median(times)
+    flops = 2 * shape["nnz"] * shape["vectors"] if shape["nnz"] is not None else None
+    moved = shape["compulsory_bytes"]
+    gb_per_s = moved / seconds * 1e-9 if seconds else None
+    return {
+        "key": key, "matrix": matrix, "source": details["source"], "backend": backend,
+        "algorithm": algorithm, "chosen_algorithm": details["chosen_algorithm"],
+        "precision": precision,
+        **{name: shape[name] for name in SHAPE_COUNTERS if name != "compulsory_bytes"},
+        "setup_seconds": details["setup_seconds"],
+        "seconds_per_call": seconds,
+        "repetition_seconds_per_call": times,
+        "calls_per_batch": details["calls_per_batch"],
+        "compulsory_bytes": moved,
+        "gb_per_s": gb_per_s,
+        "gflop_per_s": flops / seconds * 1e-9 if seconds else None,
+        "arithmetic_intensity": flops / moved if moved else None,
+        "roofline_fraction": gb_per_s / ceiling if seconds and ceiling else None,
+        "relative_to_reference": statistics.median(relative) if relative and not errors else None,
+        # Such a record's fraction can exceed 1: it measures latency more than bandwidth.
+        "cache_resident": (None if moved is None else
+                           0 < last_level_cache_bytes and moved <= last_level_cache_bytes),
+        "relative_error": details["relative_error"],
+        "correct": not errors,
+        "error_detail": errors[0] if errors else "",
+    }
+
+
+def _speedups(records):
+    """speedup_vs: each baseline's time on the same matrix and precision over this record's."""
+    baselines = {}
+    for r in records:
+        if r["backend"] != KSPMV_BACKEND and r["seconds_per_call"]:
+            baselines.setdefault((r["matrix"], r["precision"]), []).append(r)
+    for r in records:
+        r["speedup_vs"] = {
+            f"{b['backend']}/{b['algorithm']}": b["seconds_per_call"] / r["seconds_per_call"]
+            for b in baselines.get((r["matrix"], r["precision"]), [])
+            if b is not r and r["seconds_per_call"]}
+
+
+def parse(document):
+    """The run of a Google Benchmark JSON document (already parsed); raises SchemaError."""
+    if not (isinstance(document, dict) and isinstance(document.get("context"), dict)
+            and isinstance(document.get("benchmarks"), list)):
+        raise SchemaError("not Google Benchmark JSON: an object with 'context' and 'benchmarks' "
+                          "expected")
+    context = _context(document)
+    beta = _parse_number(context["beta"], "context.beta")
+    last_level_cache_bytes = _parse_number(context["last_level_cache_bytes"],
+                                           "context.last_level_cache_bytes", integer=True)
+    repetitions = _repetitions(document)
+    bandwidth = _bandwidth(repetitions.pop(COPY_BANDWIDTH, []))
+    records, skipped = [], []
+    for key, entries in repetitions.items():
+        messages = [_error_message(entry) for _, entry in entries]
+        if all(m is not None and _is_skip(m) for m in messages):
+            # Not measurable in this suite (a complex or malformed file): listed, not failed.
+            matrix = split_key(key, entries[0][0] + ".name")[0]
+            reason = re.sub(r"^skipped:\s*", "", messages[0])
+            if {"matrix": matrix, "reason": reason} not in skipped:
+                skipped.append({"matrix": matrix, "reason": reason})
+            continue
+        records.append(_record(key, entries, beta, bandwidth and bandwidth["gb_per_s"],
+                               last_level_cache_bytes))
+    _speedups(records)
+    return {
+        "suite": context["suite"],
+        "started_utc": context["started_utc"],
+        "harness": context["harness"],
+        "device": {
+            "execution_space": context["execution_space"],
+            "name": context["device_name"],
+            "concurrency": _parse_number(context["concurrency"], "context.concurrency",
+                                         integer=True),
+            "last_level_cache_bytes": last_level_cache_bytes,
+        },
+        "compiler": context["compiler"],
+        "kokkos_version": context["kokkos_version"],
+        "git_commit": context["git_commit"],
+        "command_line": context["command_line"],
+        "reference": context["reference"],
+        "parameters": {name: _parse_number(context[name], f"context.{name}")
+                       for name in ("scale", "alpha", "beta", "plant_slowdown")},
+        "bandwidth": bandwidth,
+        "records": records,
+        "skipped": skipped,
+    }
 
 
 def load_run(path):
+    """The run in a driver's JSON file; raises SchemaError (or OSError) naming what is wrong."""
     with open(path, encoding="utf-8") as f:
         try:
-            run = json.load(f)
+            document = json.load(f)
         except json.JSONDecodeError as e:
             raise SchemaError(f"{path}: not JSON: {e}") from e
     try:
-        return validate(run)
+        return parse(document)
     except SchemaError as e:
         raise SchemaError(f"{path}: {e}") from e
 
 
-def records_by_key(run):
-    return {r["key"]: r for r in run["records"]}
+def write_csv(run, path):
+    """run.csv: one row per record; empty cells for figures a wrong record does not have."""
+    def cell(value):
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return int(value)
+        return value
+
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(CSV_COLUMNS)
+        for r in run["records"]:
+            speedups = " ".join(f"{b}={ratio!r}" for b, ratio in r["speedup_vs"].items())
+            writer.writerow([cell(r[c]) for c in CSV_COLUMNS[:-1]] + [speedups])
 
 
 def main(argv):
@@ -176,7 +363,9 @@ def main(argv):
         except (OSError, SchemaError) as e:
             print(f"invalid: {e}", file=sys.stderr)
             return 1
-        print(f"{path}: valid {SCHEMA}, {len(run['records'])} records on {run['device']['name']}")
+        wrong = sum(not r["correct"] for r in run["records"])
+        print(f"{path}: valid {SCHEMA}, {len(run['records'])} records ({wrong} wrong, "
+              f"{len(run['skipped'])} matrices skipped) on {run['device']['name']}")
     return 0
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Charts of kspmv_perf runs: a roofline chart of one run, a trend chart of the history that
-gate.py appends to, each as PNG and SVG, and an index.html linking them.
+"""Charts of a benchmark run: a roofline chart of one run, a trend chart of the history that
+gate.py and nightly.py append to, each as PNG and SVG, and an index.html linking them. Records
+without a time (wrong results) are left out of every chart and mean.
 
     python3 plots.py --run run.json [--history history.jsonl] --output-dir DIR
 
@@ -28,14 +29,19 @@ def implementation(record):
     return f"{record['backend']}/{record['algorithm']}"
 
 
+def measured(run):
+    return [r for r in run["records"] if r["correct"] and r["seconds_per_call"]]
+
+
 def roofline_chart(plt, run, stem):
     bandwidth = run["bandwidth"]["gb_per_s"]
+    records = measured(run)
     fig, ax = plt.subplots(figsize=(9, 6))
-    labels = sorted({implementation(r) for r in run["records"]})
+    labels = sorted({implementation(r) for r in records})
     colours = plt.get_cmap("tab10")
     for i, label in enumerate(labels):
         for precision, marker in (("fp64", "o"), ("fp32", "^")):
-            points = [r for r in run["records"]
+            points = [r for r in records
                       if implementation(r) == label and r["precision"] == precision]
             for resident in (False, True):
                 chosen = [r for r in points if r["cache_resident"] == resident]
@@ -46,7 +52,7 @@ def roofline_chart(plt, run, stem):
                            [r["gflop_per_s"] for r in chosen], marker=marker, s=36,
                            facecolors="none" if resident else colour, edgecolors=colour,
                            label=f"{label} {precision}" + (" (cache-resident)" if resident else ""))
-    intensities = [r["arithmetic_intensity"] for r in run["records"]] or [0.1]
+    intensities = [r["arithmetic_intensity"] for r in records] or [0.1]
     x = [min(intensities) / 1.5, max(intensities) * 1.5]
     ax.plot(x, [bandwidth * v for v in x], "k-", linewidth=1.5,
             label=f"measured copy bandwidth {bandwidth:.1f} GB/s")
@@ -65,16 +71,25 @@ def roofline_chart(plt, run, stem):
 
 def trend_chart(plt, history, stem):
     fig, ax = plt.subplots(figsize=(9, 5))
+
     def series_of(key):  # backend/algorithm/precision
         return key.split("/", 1)[1]
 
+    def fractions(entry, name):  # {record key: roofline fraction} of one series in one run
+        return {k: r["roofline_fraction"] for k, r in entry["records"].items()
+                if series_of(k) == name and r["roofline_fraction"]}
+
     for name in sorted({series_of(key) for entry in history for key in entry["records"]}):
-        # Only matrices every run measured, so that a mean never moves because the set changed.
-        keys = set.intersection(*({k for k in entry["records"] if series_of(k) == name}
-                                  for entry in history))
-        means = [geometric_mean([entry["records"][k]["roofline_fraction"] for k in keys])
-                 for entry in history]
-        ax.plot(range(len(history)), means, marker="o", label=f"{name} ({len(keys)} matrices)")
+        # A gated run holds the gated records only: each series is drawn over the runs that
+        # measured it, on the matrices all of those measured, so that a mean never moves
+        # because the set of matrices changed.
+        runs = [(i, fractions(entry, name)) for i, entry in enumerate(history)]
+        runs = [(i, f) for i, f in runs if f]
+        keys = set.intersection(*(set(f) for _, f in runs)) if runs else set()
+        if not keys:
+            continue  # no matrix that every run of the series measured with a time
+        ax.plot([i for i, _ in runs], [geometric_mean([f[k] for k in keys]) for _, f in runs],
+                marker="o", label=f"{name} ({len(keys)} matrices)")
     ax.set_ylim(bottom=0)
     ax.set_xticks(range(len(history)))
     ax.set_xticklabels([f"{e['started_utc'][:16]}\n{e['git_commit'][:8]}" for e in history],
@@ -100,7 +115,7 @@ def save(plt, fig, stem):
 
 def summary_rows(run):
     groups = {}
-    for r in run["records"]:
+    for r in measured(run):
         groups.setdefault((implementation(r), r["precision"]), []).append(r)
     rows = []
     for (label, precision), records in sorted(groups.items()):
@@ -114,6 +129,17 @@ def summary_rows(run):
     return rows
 
 
+def problems(run):
+    """Paragraphs on records without figures: wrong results and skipped matrices."""
+    e = html.escape
+    lines = [f"<p><b>Wrong result</b>: {e(r['key'])}: {e(r['error_detail'])}</p>"
+             for r in run["records"] if not r["correct"]]
+    if run["skipped"]:
+        skipped = "; ".join(f"{e(s['matrix'])} ({e(s['reason'])})" for s in run["skipped"])
+        lines.append(f"<p>Skipped: {skipped}</p>")
+    return lines
+
+
 def write_index(path, run, charts):
     e = html.escape
     lines = ["<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\"><title>kspmv performance"
@@ -123,6 +149,7 @@ def write_index(path, run, charts):
              f"{e(run['compiler'])}, {e(run['kokkos_version'])}, commit {e(run['git_commit'])}, "
              f"{e(run['started_utc'])}. Measured copy bandwidth "
              f"{run['bandwidth']['gb_per_s']:.1f} GB/s.</p>",
+             *problems(run),
              "<table border=\"1\" cellpadding=\"4\"><tr><th>implementation</th><th>precision</th>"
              "<th>records</th><th>roofline fraction (geomean)</th><th>speedup (geomean)</th></tr>"]
     for label, precision, n, fraction, speedups in summary_rows(run):
@@ -146,8 +173,9 @@ def read_history(path):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--run", required=True, help="a run JSON from kspmv_perf")
-    parser.add_argument("--history", help="the JSON-lines history gate.py appends to")
+    parser.add_argument("--run", required=True, help="a driver's run.json")
+    parser.add_argument("--history", help="the JSON-lines history gate.py and nightly.py append "
+                        "to")
     parser.add_argument("--output-dir", required=True)
     args = parser.parse_args(argv)
     try:

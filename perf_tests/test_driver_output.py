@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Runs kspmv_perf on a small slice of the quick suite and checks what it writes: the JSON against
-the documented schema, the CSV against the JSON, the progress lines, and the exit status for bad
-options.  Run: python3 perf_tests/test_driver_output.py --driver build/perf_tests/driver/kspmv_perf
+"""Runs a real benchmark program (kspmv_perf or kspmv_cuda_bench) on a small slice of the quick
+suite, the records of its two smallest generated matrices in fp64, and checks what it writes:
+Google Benchmark's JSON valid for perf_json with every record correct, the names it lists, its
+console progress, and the exit status of a usage error.
+Run: python3 perf_tests/test_driver_output.py --driver build/perf_tests/driver/kspmv_perf
 """
 
 import argparse
-import csv
+import json
+import math
 import os
 import re
 import subprocess
@@ -17,18 +20,49 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import perf_json  # noqa: E402
 
 DRIVER = None
-SLICE = ["--only", "stencil27*/*/*/fp64", "--only", "powerlaw*/*/*/fp32", "--batches", "2",
-         "--min-batch-seconds", "0.0005", "--copy-bytes", "3e7"]
+COMMIT = "test-commit"
+# The quick suite's smallest generated matrices (about 15k and 20k entries at scale 0.002).
+SMALL_MATRICES = re.compile(r"^(powerlaw_\d+_a[0-9.]+|uniform_\d+_k100)$")
+
+
+def run(*arguments):
+    return subprocess.run([DRIVER, *arguments], capture_output=True, text=True, check=False,
+                          timeout=600)
+
+
+def extended_regex_escape(text):
+    """`text` matched literally by Google Benchmark's filter (a POSIX extended regex)."""
+    return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", text)
+
+
+def listed_names(*arguments):
+    listing = run("--suite", "quick", "--precision", "fp64", "--benchmark_list_tests=true",
+                  *arguments)
+    if listing.returncode != 0:
+        raise AssertionError(f"--benchmark_list_tests=true exited with {listing.returncode}: "
+                             f"{listing.stderr}")
+    return [perf_json.record_name(name) for name in listing.stdout.split()]
 
 
 class DriverOutputTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        cls.all_names = listed_names()
+        matrices = sorted({perf_json.split_key(name)[0] for name in cls.all_names
+                           if name != perf_json.COPY_BANDWIDTH})
+        cls.matrices = [m for m in matrices if SMALL_MATRICES.match(m)]
+        if len(cls.matrices) != 2:
+            raise AssertionError(f"expected one powerlaw and one uniform_*_k100 matrix among "
+                                 f"{matrices}")
+        alternatives = "|".join(extended_regex_escape(m) for m in cls.matrices)
+        # The bandwidth probe must run too: the roofline needs its ceiling.
+        cls.filter = f"^{perf_json.COPY_BANDWIDTH}|^({alternatives})/"
+        cls.slice_names = listed_names(f"--benchmark_filter={cls.filter}")
         cls.dir = tempfile.TemporaryDirectory()
-        cls.finished = subprocess.run([DRIVER, "--suite", "quick", "--output-dir", cls.dir.name,
-                                       *SLICE], capture_output=True, text=True, check=False)
-        cls.listed = subprocess.run([DRIVER, "--suite", "quick", "--list", *SLICE],
-                                    capture_output=True, text=True, check=False)
+        cls.finished = run("--suite", "quick", "--precision", "fp64",
+                           f"--benchmark_filter={cls.filter}", "--benchmark_repetitions=2",
+                           "--output-dir", cls.dir.name, "--git-commit", COMMIT)
+        cls.json_path = os.path.join(cls.dir.name, "run.json")
 
     @classmethod
     def tearDownClass(cls):
@@ -36,36 +70,63 @@ class DriverOutputTest(unittest.TestCase):
 
     def test_run_succeeds(self):
         self.assertEqual(self.finished.returncode, 0, self.finished.stdout + self.finished.stderr)
+        print(f"driver: the slice {self.filter!r} ran, exit status 0")
 
-    def test_json_follows_the_schema_and_holds_the_listed_records(self):
-        run = perf_json.load_run(os.path.join(self.dir.name, "run.json"))
-        keys = [r["key"] for r in run["records"]]
-        self.assertEqual(keys, self.listed.stdout.split())
-        self.assertTrue(any(k.startswith("stencil27_") and k.endswith("/fp64") for k in keys))
-        self.assertTrue(any(k.startswith("powerlaw_") and k.endswith("/fp32") for k in keys))
-        self.assertTrue(all(r["correct"] for r in run["records"]))
-        kspmv = [r for r in run["records"] if r["backend"] == "kspmv"]
-        self.assertTrue(kspmv and all(r["speedup_vs"] for r in kspmv), "no baseline ratios")
+    def test_listed_names_are_records(self):
+        self.assertIn(perf_json.COPY_BANDWIDTH, self.all_names)
+        keys = [perf_json.split_key(n) for n in self.all_names if n != perf_json.COPY_BANDWIDTH]
+        self.assertEqual({k[3] for k in keys}, {"fp64"})
+        backends = {k[1] for k in keys}
+        self.assertIn(perf_json.KSPMV_BACKEND, backends)
+        self.assertTrue(backends - {perf_json.KSPMV_BACKEND}, "no baseline library listed")
+        self.assertTrue(any(k[0].startswith("stencil27_") for k in keys))
+        self.assertEqual(len(set(self.all_names)), len(self.all_names), "a name listed twice")
+        print(f"driver: --benchmark_list_tests=true lists {len(keys)} fp64 records "
+              f"matrix/backend/algorithm/precision of backends {sorted(backends)} and "
+              f"copy_bandwidth")
 
-    def test_csv_matches_the_json(self):
-        run = perf_json.load_run(os.path.join(self.dir.name, "run.json"))
-        with open(os.path.join(self.dir.name, "run.csv"), encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
-        self.assertEqual(len(rows), len(run["records"]))
-        for row, record in zip(rows, run["records"]):
-            self.assertEqual(row["matrix"], record["matrix"])
-            self.assertAlmostEqual(float(row["roofline_fraction"]), record["roofline_fraction"])
+    def test_json_is_valid_and_holds_the_listed_records(self):
+        run_ = perf_json.load_run(self.json_path)
+        keys = [r["key"] for r in run_["records"]]
+        self.assertEqual(sorted(keys),
+                         sorted(n for n in self.slice_names if n != perf_json.COPY_BANDWIDTH))
+        self.assertEqual({r["matrix"] for r in run_["records"]}, set(self.matrices))
+        self.assertEqual((run_["suite"], run_["git_commit"], run_["skipped"]),
+                         ("quick", COMMIT, []))
+        self.assertIn(run_["harness"], ("kokkos", "cuda"))
+        self.assertGreater(run_["bandwidth"]["gb_per_s"], 0)
+        for r in run_["records"]:
+            self.assertTrue(r["correct"], f"{r['key']}: {r['error_detail']}")
+            self.assertTrue(math.isfinite(r["relative_error"]), r["key"])
+            self.assertEqual(len(r["repetition_seconds_per_call"]), 2, r["key"])
+            self.assertEqual(r["source"], "generated")
+            if r["backend"] == perf_json.KSPMV_BACKEND:
+                self.assertTrue(r["speedup_vs"], f"{r['key']}: no baseline on its matrix")
+        print(f"driver: run.json valid {perf_json.SCHEMA}, {len(keys)} records, all correct, "
+              f"2 repetitions each, speedups over the baselines")
 
-    def test_progress_counts_every_record(self):
-        total = len(self.listed.stdout.split())
-        progress = re.findall(r"^\[(\d+)/(\d+)\] ", self.finished.stdout, re.MULTILINE)
-        self.assertEqual(progress, [(str(i), str(total)) for i in range(1, total + 1)])
+    def test_google_benchmark_json_as_documented(self):
+        with open(self.json_path, encoding="utf-8") as f:
+            document = json.load(f)
+        context = document["context"]
+        self.assertTrue(all(isinstance(context[k], str) for k in perf_json.CONTEXT_KEYS))
+        self.assertEqual(context["kspmv_schema"], perf_json.SCHEMA)
+        run_types = {e["run_type"] for e in document["benchmarks"]}
+        self.assertEqual(run_types, {"iteration", "aggregate"})
+        print("driver: Google Benchmark's JSON with our context keys as strings, per-repetition "
+              "and aggregate entries")
 
-    def test_bad_option_is_a_usage_error(self):
-        bad = subprocess.run([DRIVER, "--suite", "weekly"], capture_output=True, text=True,
-                             check=False)
-        self.assertEqual(bad.returncode, 2)
-        self.assertIn("--suite is quick or nightly", bad.stderr)
+    def test_console_shows_progress(self):
+        for name in self.slice_names:
+            self.assertIn(name, self.finished.stdout, f"{name} never shown on the console")
+        print("driver: the console names every record of the slice as it runs")
+
+    def test_usage_error_exits_2(self):
+        bad = run("--suite", "nonsense")
+        self.assertEqual(bad.returncode, 2, bad.stdout + bad.stderr)
+        self.assertIn("--suite", bad.stderr)
+        self.assertIn("nonsense", bad.stderr)
+        print(f"driver: --suite nonsense exits 2: {bad.stderr.strip()}")
 
 
 if __name__ == "__main__":

@@ -1,234 +1,566 @@
 #!/usr/bin/env python3
-"""Unit tests of the regression gate and the run JSON schema, on synthetic runs (fast, no
-driver). Run: python3 perf_tests/test_gate.py"""
+"""Unit tests of the regression gate and the JSON reader (fast, deterministic, no real driver):
+judge() on synthetic per-round data, gate.main() end to end with fake_driver.py, perf_json on the
+fake driver's JSON and run.csv. Run: python3 perf_tests/test_gate.py"""
 
 import contextlib
 import copy
+import csv
 import io
 import json
 import os
+import random
+import shlex
+import statistics
 import sys
 import tempfile
-import textwrap
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import fake_driver  # noqa: E402
 import gate  # noqa: E402
+import nightly  # noqa: E402
 import perf_json  # noqa: E402
 
-BANDWIDTH = 20.0  # GB/s
+MATRICES = [f"matrix{i}" for i in range(6)]
+IMPLEMENTATIONS = ["kspmv/Auto", "kspmv/Vector", "KokkosKernels/native"]
+KEYS = [f"{m}/{i}/fp64" for m in MATRICES for i in IMPLEMENTATIONS]
+FAKE_DRIVER = shlex.join([sys.executable, os.path.join(HERE, "fake_driver.py")])
 
 
-def make_record(matrix, algorithm, seconds, backend="kspmv", precision="fp64", nnz=1000,
-                rows=100):
-    compulsory = nnz * 12 + (rows + 1) * 4 + 2 * rows * 8
-    gb_per_s = compulsory / seconds * 1e-9
-    return {
-        "key": f"{matrix}/{backend}/{algorithm}/{precision}", "matrix": matrix,
-        "source": "generated", "backend": backend, "algorithm": algorithm,
-        "chosen_algorithm": algorithm, "precision": precision, "rows": rows, "cols": rows,
-        "nnz": nnz, "vectors": 1, "scalar_bytes": 8, "ordinal_bytes": 4, "offset_bytes": 4,
-        "setup_seconds": None, "seconds_per_call": seconds, "calls_per_batch": 10,
-        "batch_seconds_per_call": [seconds] * 3, "compulsory_bytes": compulsory,
-        "gb_per_s": gb_per_s, "gflop_per_s": 2 * nnz / seconds * 1e-9,
-        "arithmetic_intensity": 2 * nnz / compulsory, "roofline_fraction": gb_per_s / BANDWIDTH,
-        "cache_resident": True, "relative_error": 1e-16, "correct": True, "error_detail": "",
-        "speedup_vs": {},
-    }
+def synthetic_rounds(slowdown=None, noise=0.0, drift=0.0, rounds=8, seed=1):
+    """Per-round seconds per call of two builds. Every time is scaled by the round's drift (the
+    machine's state, common to both builds: up to +-drift) and by its own noise (up to +-noise);
+    the candidate's records by slowdown[key] too."""
+    rng = random.Random(seed)
+    slowdown = slowdown or {}
+    true_time = {key: 1e-5 * (1 + i) for i, key in enumerate(KEYS)}
+
+    def measured(key, factor):
+        return true_time[key] * factor * rng.uniform(1 - noise, 1 + noise)
+
+    baseline, candidate = [], []
+    for _ in range(rounds):
+        machine = rng.uniform(1 - drift, 1 + drift)
+        baseline.append({k: measured(k, machine) for k in KEYS})
+        candidate.append({k: measured(k, machine * slowdown.get(k, 1.0)) for k in KEYS})
+    return baseline, candidate
 
 
-def make_run(records, commit="abc"):
-    return {
-        "schema": perf_json.SCHEMA, "suite": "quick", "started_utc": "2026-11-22T00:00:00Z",
-        "device": {"execution_space": "Serial", "name": "test CPU", "concurrency": 1,
-                   "last_level_cache_bytes": 1e6},
-        "compiler": "GCC", "kokkos_version": "Kokkos 4.0.0", "git_commit": commit,
-        "command_line": "kspmv_perf", "parameters": {"scale": 0.002, "alpha": 1, "beta": 0},
-        "bandwidth": {"bytes_per_copy": 1e8, "seconds": 1e8 / BANDWIDTH * 1e-9,
-                      "gb_per_s": BANDWIDTH, "batch_gb_per_s": [BANDWIDTH]},
-        "records": records, "skipped": [],
-    }
+def statuses(verdicts):
+    return {v.name: v.status for v in verdicts}
 
 
-def slowed(run, factor, keys=None):
-    """The run with the given records (all by default) `factor` times slower."""
-    slow = copy.deepcopy(run)
-    for r in slow["records"]:
-        if keys is None or r["key"] in keys:
-            seconds = r["seconds_per_call"] * factor
-            r.update(make_record(r["matrix"], r["algorithm"], seconds, r["backend"],
-                                 r["precision"], r["nnz"], r["rows"]))
-    return slow
+class JudgeTest(unittest.TestCase):
+    def test_unchanged_passes(self):
+        judgement = gate.judge(*synthetic_rounds())
+        self.assertEqual(set(statuses(judgement.records).values()), {"ok"})
+        self.assertEqual(statuses(judgement.aggregates),
+                         {name: "ok" for name in IMPLEMENTATIONS})
+        for v in judgement.records + judgement.aggregates:
+            self.assertAlmostEqual(v.estimate, 1.0)
+            self.assertAlmostEqual(v.interval[0], 1.0)
+            self.assertAlmostEqual(v.interval[1], 1.0)
+        self.assertEqual(judgement.failures, [])
+        print("judge: an unchanged build passes, every ratio exactly 1")
+
+    def test_20_percent_drift_between_rounds_passes(self):
+        # What made the stored-baseline gate cry wolf: identical code 15-50% apart between runs.
+        judgement = gate.judge(*synthetic_rounds(noise=0.03, drift=0.20))
+        self.assertEqual(judgement.failures, [])
+        print("judge: +-20% drift of the machine between rounds (+-3% per measurement) passes")
+
+    def test_independent_20_percent_noise_rarely_alarms(self):
+        # Every measurement +-20% on its own: the ratios scatter by about 16%, and with 8 rounds
+        # the 99% intervals plus the 5% tolerance still judge fewer than 1% of records regressed.
+        # (Over 200 seeds: 12 gates of 200 failed, each on one of its 18 records.)
+        seeds = range(40)
+        alarms = sum(len(gate.judge(*synthetic_rounds(noise=0.20, seed=seed), seed=seed,
+                                    resamples=500).failures) for seed in seeds)
+        self.assertLessEqual(alarms, 0.01 * len(seeds) * len(KEYS))
+        print(f"judge: +-20% independent noise on an unchanged build: {alarms} false alarm(s) "
+              f"in {len(seeds) * len(KEYS)} record verdicts")
+
+    def test_10_percent_slowdown_of_every_kspmv_record_fails_the_aggregates(self):
+        slow = {k: 1.10 for k in KEYS if "/kspmv/" in k}
+        judgement = gate.judge(*synthetic_rounds(slow, noise=0.05))
+        aggregates = {v.name: v for v in judgement.aggregates}
+        for name in ("kspmv/Auto", "kspmv/Vector"):
+            self.assertEqual(aggregates[name].status, "regressed")
+            self.assertAlmostEqual(aggregates[name].estimate, 1.10, delta=0.02)
+            self.assertGreater(aggregates[name].interval[0], 1.03)
+        self.assertEqual(aggregates["KokkosKernels/native"].status, "ok")
+        self.assertTrue(judgement.failures)
+        print("judge: 10% slower kspmv records (+-5% noise): both kspmv aggregates regressed, "
+              "the baseline library's ok")
+
+    def test_aggregate_catches_what_no_single_record_shows(self):
+        # +-8% noise per measurement hides a 10% slowdown of most records, not of their mean.
+        slow = {k: 1.10 for k in KEYS if "/kspmv/" in k}
+        judgement = gate.judge(*synthetic_rounds(slow, noise=0.08))
+        regressed_records = [v for v in judgement.records if v.status == "regressed"]
+        self.assertLess(len(regressed_records), 6)
+        self.assertEqual(statuses(judgement.aggregates),
+                         {"kspmv/Auto": "regressed", "kspmv/Vector": "regressed",
+                          "KokkosKernels/native": "ok"})
+        print(f"judge: 10% slower kspmv records, +-8% noise: {len(regressed_records)} of 12 "
+              f"regressed on their own, both kspmv aggregates regressed")
+
+    def test_one_record_30_percent_slower_regresses(self):
+        key = "matrix2/kspmv/Vector/fp64"
+        judgement = gate.judge(*synthetic_rounds({key: 1.30}, noise=0.05))
+        records = statuses(judgement.records)
+        self.assertEqual(records.pop(key), "regressed")
+        self.assertEqual(set(records.values()), {"ok"})
+        self.assertIn(key, [v.name for v in judgement.failures])
+        print(f"judge: one record 30% slower: {key} regressed, every other record ok")
+
+    def test_improvement_is_reported_and_passes(self):
+        key = "matrix0/kspmv/Auto/fp64"
+        judgement = gate.judge(*synthetic_rounds({key: 0.7}, noise=0.02))
+        self.assertEqual(statuses(judgement.records)[key], "improved")
+        self.assertEqual(judgement.failures, [])
+        print("judge: a 30% faster record is improved, not a failure")
+
+    def test_wrong_result_fails(self):
+        baseline, candidate = synthetic_rounds()
+        key = "matrix1/kspmv/Auto/fp64"
+        candidate[3][key] = None
+        judgement = gate.judge(baseline, candidate)
+        self.assertEqual(statuses(judgement.records)[key], "wrong")
+        self.assertEqual([v.name for v in judgement.failures], [key])
+        baseline, candidate = synthetic_rounds()
+        baseline[0][key] = None
+        self.assertEqual(statuses(gate.judge(baseline, candidate).records)[key], "wrong")
+        print("judge: a wrong result in either build fails")
+
+    def test_missing_record_fails_and_new_record_does_not(self):
+        baseline, candidate = synthetic_rounds()
+        gone, added = "matrix5/kspmv/Vector/fp64", "matrix9/kspmv/Auto/fp64"
+        for r in candidate:
+            del r[gone]
+            r[added] = 1e-5
+        judgement = gate.judge(baseline, candidate)
+        self.assertEqual(statuses(judgement.records)[gone], "missing")
+        self.assertEqual(statuses(judgement.records)[added], "new")
+        self.assertEqual([v.name for v in judgement.failures], [gone])
+        print("judge: a record the candidate lacks fails, a record only it has is new")
+
+    def test_bootstrap_is_reproducible_and_seeded(self):
+        rounds = synthetic_rounds(noise=0.1)
+        first, again = gate.judge(*rounds, seed=5), gate.judge(*rounds, seed=5)
+        other = gate.judge(*rounds, seed=6)
+        self.assertEqual([v.interval for v in first.records], [v.interval for v in again.records])
+        self.assertNotEqual([v.interval for v in first.records],
+                            [v.interval for v in other.records])
+        print("judge: the same seed gives the same intervals, another seed others")
+
+    def test_estimates_are_medians_and_geometric_means(self):
+        baseline, candidate = synthetic_rounds(noise=0.1, rounds=5)
+        judgement = gate.judge(baseline, candidate)
+        by_name = {v.name: v for v in judgement.records}
+        for key in KEYS:
+            ratios = [c[key] / b[key] for b, c in zip(baseline, candidate)]
+            self.assertEqual(by_name[key].ratios, ratios)
+            self.assertAlmostEqual(by_name[key].estimate, statistics.median(ratios))
+            low, high = by_name[key].interval
+            self.assertTrue(min(ratios) <= low <= by_name[key].estimate <= high <= max(ratios))
+        auto = next(v for v in judgement.aggregates if v.name == "kspmv/Auto")
+        self.assertAlmostEqual(auto.estimate, statistics.geometric_mean(
+            by_name[k].estimate for k in KEYS if "/kspmv/Auto/" in k))
+        self.assertEqual(auto.members, len(MATRICES))
+        print("judge: record estimate = median ratio within its interval, aggregate = geometric "
+              "mean of the record estimates")
+
+    def test_percentile_interval(self):
+        samples = list(range(2000))
+        self.assertEqual(gate.percentile_interval(samples, 0.99), (10, 1989))
+        self.assertEqual(gate.percentile_interval(samples, 0.95), (50, 1949))
+        print("judge: 99% of 2000 bootstrap samples: the 11th smallest to the 11th largest")
 
 
-BASELINE = make_run([make_record("stencil", "Auto", 1e-5), make_record("stencil", "Scalar", 2e-5),
-                     make_record("powerlaw", "Auto", 3e-5)])
+class GateMainTest(unittest.TestCase):
+    """gate.main() with fake_driver.py as both builds."""
 
+    NOISY = "--suite quick --noise 0.02 --run-noise 0.02 --noise-seed 4"
 
-class GateTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
         self.addCleanup(self.dir.cleanup)
+        self.history = os.path.join(self.dir.name, "history.jsonl")
 
-    def write(self, name, content):
-        path = os.path.join(self.dir.name, name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(content if isinstance(content, str) else json.dumps(content))
-        return path
-
-    def gate(self, run, *extra, baseline=BASELINE):
+    def gate(self, candidate, baseline=None, *extra, rounds=5):
         output = io.StringIO()
-        with contextlib.redirect_stdout(output):
-            status = gate.main(["--baseline", self.write("baseline.json", baseline),
-                                "--run", self.write("run.json", run), *extra])
+        arguments = ["--candidate", f"{FAKE_DRIVER} {candidate}", "--rounds", str(rounds),
+                     "--seed", "11", "--output-dir", os.path.join(self.dir.name, "gate"),
+                     "--history", self.history, *extra]
+        if baseline is not None:
+            arguments += ["--baseline", f"{FAKE_DRIVER} {baseline}"]
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            status = gate.main(arguments)
         return status, output.getvalue()
 
-    def fake_driver(self, rerun_result):
-        """A driver command whose reruns 'measure' rerun_result (written as run.json)."""
-        source = self.write("rerun_source.json", rerun_result)
-        script = self.write("fake_driver.py", textwrap.dedent(f"""
-            import os, shutil, sys
-            output = sys.argv[sys.argv.index("--output-dir") + 1]
-            os.makedirs(output, exist_ok=True)
-            shutil.copy({source!r}, os.path.join(output, "run.json"))
-        """))
-        return f"{sys.executable} {script}"
+    def document(self):
+        with open(os.path.join(self.dir.name, "gate", "gate.json"), encoding="utf-8") as f:
+            return json.load(f)
 
-    def test_unchanged_rerun_passes(self):
-        status, output = self.gate(copy.deepcopy(BASELINE))
+    def history_lines(self):
+        with open(self.history, encoding="utf-8") as f:
+            return [json.loads(line) for line in f]
+
+    def test_unchanged_build_passes(self):
+        status, output = self.gate(self.NOISY)
         self.assertEqual(status, 0, output)
-        self.assertIn("PASS", output)
+        self.assertIn("seed 11", output)
+        self.assertRegex(output, r"gate: round 3/5 candidate +12 records [0-9.]+ s")
+        self.assertRegex(output, r"gate: PASS \(12 records: 12 ok; aggregates: 2 ok\)")
+        document = self.document()
+        self.assertEqual(document["verdict"], "pass")
+        self.assertEqual(document["parameters"]["seed"], 11)
+        self.assertEqual(document["parameters"]["filter"], "/kspmv/")
+        self.assertEqual(len(document["order"]), 5)
+        self.assertEqual({a["implementation"] for a in document["aggregates"]},
+                         {"kspmv/Auto", "kspmv/Vector"})
+        for record in document["records"]:
+            self.assertEqual(len(record["ratios"]), 5)
+            self.assertEqual(len(record["candidate_seconds"]), 5)
+            self.assertLessEqual(record["interval"][0], record["estimate"])
+            self.assertLessEqual(record["estimate"], record["interval"][1])
+        self.assertEqual(len(os.listdir(os.path.join(self.dir.name, "gate"))), 11)
+        print("gate.main: fake driver against itself passes; gate.json holds 5 rounds of ratios, "
+              "the order and the seed")
 
-    def test_planted_20_percent_slowdown_fails_and_names_the_records(self):
-        status, output = self.gate(slowed(BASELINE, 1.25))
+    def test_planted_slowdown_fails(self):
+        status, output = self.gate(self.NOISY + " --plant-slowdown 1.10", self.NOISY)
         self.assertEqual(status, 1, output)
-        for key in ("stencil/kspmv/Auto/fp64", "stencil/kspmv/Scalar/fp64",
-                    "powerlaw/kspmv/Auto/fp64"):
-            self.assertRegex(output, rf"regressed +{key}: .*\(-20\.0%\)")
+        self.assertRegex(output,
+                         r"regressed +kspmv/Auto +1\.\d{3} \[1\.\d{3}, 1\.\d{3}\] +6 records")
+        self.assertIn("gate: FAIL", output)
+        self.assertEqual(self.document()["verdict"], "fail")
+        print("gate.main: --plant-slowdown 1.10 fails with exit 1, kspmv/Auto regressed")
 
-    def test_slowdown_within_tolerance_passes(self):
-        status, output = self.gate(slowed(BASELINE, 1.04))
+    def test_history_line(self):
+        self.gate(self.NOISY + " --git-commit cand", self.NOISY + " --git-commit base",
+                  rounds=3)
+        self.gate(self.NOISY + " --git-commit cand --plant-slowdown 1.2",
+                  self.NOISY + " --git-commit base", rounds=3)
+        first, second = self.history_lines()
+        self.assertEqual([first["gate"], second["gate"]], ["pass", "fail"])
+        self.assertEqual((first["git_commit"], first["baseline_git_commit"]), ("cand", "base"))
+        self.assertEqual((first["suite"], first["device"]), ("quick", "fake CPU"))
+        for field in ("gated_utc", "started_utc", "execution_space", "bandwidth_gb_per_s"):
+            self.assertIn(field, first)
+        record = first["records"]["stencil27_20/kspmv/Auto/fp64"]
+        self.assertIsNone(record["roofline_fraction"])  # the gate's runs skip the probe
+        self.assertEqual(record["status"], "ok")
+        self.assertEqual(len(record["ratio_interval"]), 2)
+        self.assertEqual(second["aggregates"]["kspmv/Vector"]["status"], "regressed")
+        print("gate.main: one history line per gate run with commits, verdict, per-record "
+              "estimate and interval")
+
+    def test_wrong_result_fails_and_stops_the_rounds(self):
+        key = "uniform_200_k100/kspmv/Vector/fp64"
+        status, output = self.gate(f"{self.NOISY} --wrong {key}", self.NOISY)
+        self.assertEqual(status, 1, output)
+        self.assertRegex(output, rf"wrong +{key} +candidate: wrong result: y\[17\]")
+        self.assertIn("no further rounds", output)
+        self.assertEqual(self.document()["parameters"]["rounds_run"], 1)
+        print("gate.main: a wrong result (driver exit 3) fails after one round")
+
+    def test_missing_record_fails_and_new_record_passes(self):
+        status, output = self.gate(self.NOISY + " --precision fp64", self.NOISY, rounds=2)
+        self.assertEqual(status, 1, output)
+        self.assertRegex(output, r"missing +stencil27_20/kspmv/Auto/fp32")
+        status, output = self.gate(self.NOISY, self.NOISY + " --precision fp64", rounds=2)
         self.assertEqual(status, 0, output)
-        status, output = self.gate(slowed(BASELINE, 1.04), "--tolerance", "0.02")
-        self.assertEqual(status, 1, output)
+        self.assertRegex(output, r"new +stencil27_20/kspmv/Auto/fp32 +measured by the candidate")
+        print("gate.main: records the candidate lacks fail, records only it has pass as new")
 
-    def test_a_moved_bandwidth_ceiling_is_pointed_out(self):
-        busy = copy.deepcopy(BASELINE)
-        busy["bandwidth"]["gb_per_s"] *= 0.8
-        for r in busy["records"]:
-            r["roofline_fraction"] /= 0.8
-        status, output = self.gate(busy)
-        self.assertEqual(status, 0, output)
-        self.assertIn("copy bandwidth moved by -20.0%", output)
-
-    def test_improvement_passes_and_is_reported(self):
-        status, output = self.gate(slowed(BASELINE, 0.5))
-        self.assertEqual(status, 0, output)
-        self.assertIn("improved", output)
-
-    def test_noise_that_vanishes_on_rerun_passes(self):
-        noisy = slowed(BASELINE, 1.25, {"stencil/kspmv/Auto/fp64"})
-        status, output = self.gate(noisy, "--driver", self.fake_driver(BASELINE),
-                                   "--rerun-pause", "0")
-        self.assertEqual(status, 0, output)
-        self.assertRegex(output, r"recovered +stencil/kspmv/Auto/fp64: .* best of 2")
-
-    def test_regression_that_persists_on_reruns_fails(self):
-        slow = slowed(BASELINE, 1.25, {"stencil/kspmv/Auto/fp64"})
-        status, output = self.gate(slow, "--driver", self.fake_driver(slow), "--reruns", "2",
-                                   "--rerun-pause", "0")
-        self.assertEqual(status, 1, output)
-        self.assertRegex(output, r"regressed +stencil/kspmv/Auto/fp64: .* best of 3 measurements")
-        self.assertNotIn("Scalar", output)
-
-    def test_missing_record_fails_unless_allowed(self):
-        partial = copy.deepcopy(BASELINE)
-        partial["records"].pop()
-        status, output = self.gate(partial)
-        self.assertEqual(status, 1, output)
-        self.assertIn("missing", output)
-        self.assertEqual(self.gate(partial, "--allow-missing")[0], 0)
-
-    def test_wrong_result_fails(self):
-        wrong = copy.deepcopy(BASELINE)
-        wrong["records"][0]["correct"] = False
-        status, output = self.gate(wrong)
-        self.assertEqual(status, 1, output)
-        self.assertIn("wrong result", output)
-
-    def test_history_gets_one_line_per_run(self):
-        history = os.path.join(self.dir.name, "history.jsonl")
-        self.gate(copy.deepcopy(BASELINE), "--history", history)
-        self.gate(slowed(BASELINE, 1.25), "--history", history)
-        with open(history, encoding="utf-8") as f:
-            lines = [json.loads(line) for line in f]
-        self.assertEqual([entry["gate"] for entry in lines], ["pass", "fail"])
-        self.assertEqual(set(lines[0]["records"]), {r["key"] for r in BASELINE["records"]})
-
-    def test_invalid_run_is_a_usage_error(self):
-        broken = copy.deepcopy(BASELINE)
-        del broken["records"][0]["roofline_fraction"]
+    def test_failing_driver_and_empty_filter_exit_2(self):
         output = io.StringIO()
-        with contextlib.redirect_stderr(output):
-            status, _ = self.gate(broken)
-        self.assertEqual(status, 2)
-        self.assertIn("roofline_fraction: missing", output.getvalue())
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            status = gate.main(["--candidate", f"{sys.executable} -c 'raise SystemExit(5)'",
+                                "--output-dir", self.dir.name])
+        self.assertEqual(status, 2, output.getvalue())
+        self.assertIn("exit status 5", output.getvalue())
+        status, output = self.gate(self.NOISY, None, "--filter", "no_such_record")
+        self.assertEqual(status, 2, output)
+        self.assertIn("no record of the baseline matches", output)
+        print("gate.main: a driver failing otherwise (exit 5) and a filter matching nothing exit 2")
+
+    def test_filter_selects_records(self):
+        status, output = self.gate(self.NOISY, None, "--filter", "^powerlaw.*/fp32", rounds=2)
+        self.assertEqual(status, 0, output)
+        self.assertIn("(3 records:", output)
+        self.assertEqual({a["implementation"] for a in self.document()["aggregates"]},
+                         {"kspmv/Auto", "kspmv/Vector", "KokkosKernels/native"})
+        print("gate.main: --filter picks the records, baselines included when asked for")
 
 
-class SchemaTest(unittest.TestCase):
-    def assert_invalid(self, run, message):
+class NightlyTest(unittest.TestCase):
+    """nightly.py with fake_driver.py as the build (charts left out: test_plots.py has them)."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        self.output = os.path.join(self.dir.name, "quick")
+
+    def nightly(self, *arguments):
+        output = io.StringIO()
+        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            status = nightly.main(["--output-dir", self.output, "--no-plots", *arguments])
+        return status, output.getvalue()
+
+    def history(self):
+        with open(os.path.join(self.output, "history.jsonl"), encoding="utf-8") as f:
+            return [json.loads(line)["gate"] for line in f]
+
+    def fake_build(self):
+        """A build directory whose only driver is the CUDA one."""
+        build = os.path.join(self.dir.name, "build")
+        os.makedirs(os.path.join(build, "perf_tests", "cuda"))
+        os.symlink(os.path.join(HERE, "fake_driver.py"),
+                   os.path.join(build, "perf_tests", "cuda", "kspmv_cuda_bench"))
+        return build
+
+    def test_recorded_not_gated(self):
+        status, output = self.nightly("--build-dir", self.fake_build(), "--no-gate")
+        self.assertEqual(status, 0, output)
+        self.assertIn("kspmv_cuda_bench --suite quick --benchmark_repetitions=3 "
+                      "--benchmark_enable_random_interleaving=true", output)
+        self.assertIn("no baseline build given: recorded, not gated", output)
+        run = perf_json.load_run(os.path.join(self.output, "run.json"))
+        with open(os.path.join(self.output, "run.csv"), encoding="utf-8") as f:
+            self.assertEqual(len(f.readlines()), 1 + len(run["records"]))
+        self.assertEqual(self.history(), ["not gated"])
+        print("nightly: --build-dir finds the CUDA driver; run.json, run.csv and a 'not gated' "
+              "history line")
+
+    def test_gated_against_a_baseline_build(self):
+        driver = os.path.join(HERE, "fake_driver.py")
+        status, output = self.nightly("--driver", driver, "--baseline-driver", driver,
+                                      "--rounds", "2", "--", "--benchmark_repetitions=2",
+                                      "--noise", "0.01")
+        self.assertEqual(status, 0, output)
+        self.assertNotIn("--benchmark_repetitions=3", output)
+        self.assertIn("gate: PASS", output)
+        self.assertTrue(os.path.exists(os.path.join(self.output, "gate", "gate.json")))
+        self.assertEqual(self.history(), ["pass"])
+        status, output = self.nightly("--driver", driver, "--", "--wrong",
+                                      "stencil27_20/kspmv/Auto/fp64")
+        self.assertEqual(status, 3, output)
+        print("nightly: the gate's verdict and history line with a baseline build; the "
+              "driver's status 3 on a wrong result")
+
+
+def by_key(run):
+    return {r["key"]: r for r in run["records"]}
+
+
+def fake_document(*arguments):
+    args = fake_driver.parse_arguments(["--noise", "0.05", *arguments])
+    keys = [k for k in fake_driver.record_keys(args.precision)
+            if fake_driver.matches(args, fake_driver.gb_name(k))]
+    return fake_driver.benchmark_document(args, keys)
+
+
+def first_entry(document, key):
+    return next(e for e in document["benchmarks"]
+                if perf_json.record_name(e["name"]) == key and e["run_type"] == "iteration")
+
+
+class PerfJsonTest(unittest.TestCase):
+    def assert_invalid(self, document, message):
         with self.assertRaisesRegex(perf_json.SchemaError, message):
-            perf_json.validate(run)
+            perf_json.parse(document)
 
     def test_valid_run(self):
-        perf_json.validate(copy.deepcopy(BASELINE))
+        document = fake_document("--wrong", "stencil27_20/kspmv/Vector/fp32")
+        run = perf_json.parse(document)
+        self.assertEqual(len(run["records"]), 18)
+        self.assertEqual(run["skipped"], [{"matrix": "young1c", "reason": fake_driver.
+                                           SKIPPED_MATRIX[1]}])
+        self.assertEqual(run["device"]["concurrency"], 1)
+        self.assertEqual(run["parameters"]["beta"], 0)
+        # Registration order, whatever order random interleaving reported the records in.
+        self.assertEqual([r["key"] for r in run["records"]],
+                         [k for k in fake_driver.record_keys(["fp64", "fp32"])
+                          if not k.startswith("young1c")])
+        copies = [e for e in document["benchmarks"] if e["name"].startswith("copy_bandwidth")
+                  and e["run_type"] == "iteration"]
+        best = min(e["best_seconds"] for e in copies)
+        self.assertEqual(run["bandwidth"]["seconds"], best)
+        self.assertAlmostEqual(run["bandwidth"]["gb_per_s"], 256 * 2**20 / best * 1e-9)
+        self.assertEqual(len(run["bandwidth"]["repetition_gb_per_s"]), 3)
+        print("perf_json: the fake driver's JSON is valid; records in registration order, "
+              "young1c skipped, ceiling = fastest copy")
 
-    def test_missing_and_unknown_fields(self):
-        run = copy.deepcopy(BASELINE)
-        del run["device"]["name"]
-        self.assert_invalid(run, r"run\.device\.name: missing")
-        run = copy.deepcopy(BASELINE)
-        run["records"][1]["surprise"] = 1
-        self.assert_invalid(run, r"run\.records\[1\]: unknown fields \['surprise'\]")
+    def test_record_figures(self):
+        run = perf_json.parse(fake_document("--wrong", "stencil27_20/kspmv/Vector/fp32"))
+        records = by_key(run)
+        r = records["powerlaw_2000_a1.5/kspmv/Auto/fp64"]
+        self.assertEqual(len(r["repetition_seconds_per_call"]), 3)
+        self.assertEqual(r["seconds_per_call"], statistics.median(r["repetition_seconds_per_call"]))
+        self.assertEqual((r["matrix"], r["chosen_algorithm"], r["source"], r["nnz"]),
+                         ("powerlaw_2000_a1.5", "Vector", "generated", 14957))
+        self.assertAlmostEqual(r["gb_per_s"], r["compulsory_bytes"] / r["seconds_per_call"] / 1e9)
+        self.assertAlmostEqual(r["gflop_per_s"], 2 * 14957 / r["seconds_per_call"] / 1e9)
+        self.assertAlmostEqual(r["roofline_fraction"], r["gb_per_s"] / run["bandwidth"]["gb_per_s"])
+        self.assertTrue(r["cache_resident"])
+        self.assertTrue(r["correct"])
+        native = records["powerlaw_2000_a1.5/KokkosKernels/native/fp64"]
+        self.assertIsNone(native["setup_seconds"])
+        self.assertGreater(r["setup_seconds"], 0)
+        self.assertAlmostEqual(r["speedup_vs"]["KokkosKernels/native"],
+                               native["seconds_per_call"] / r["seconds_per_call"])
+        self.assertEqual(native["speedup_vs"], {})
+        wrong = records["stencil27_20/kspmv/Vector/fp32"]
+        self.assertFalse(wrong["correct"])
+        self.assertTrue(wrong["error_detail"].startswith("wrong result: "))
+        for name in ("seconds_per_call", "gb_per_s", "roofline_fraction", "gflop_per_s"):
+            self.assertIsNone(wrong[name])
+        self.assertEqual(wrong["speedup_vs"], {})
+        print("perf_json: median time over repetitions, GB/s, GFLOP/s, roofline fraction, "
+              "speedup_vs; a wrong record kept with correct False and no figures")
 
-    def test_wrong_types(self):
-        run = copy.deepcopy(BASELINE)
-        run["records"][0]["nnz"] = "1000"
-        self.assert_invalid(run, r"records\[0\]\.nnz")
-        run = copy.deepcopy(BASELINE)
-        run["records"][0]["rows"] = True
-        self.assert_invalid(run, r"records\[0\]\.rows: True is a boolean")
+    def test_time_units_and_aggregates(self):
+        document = fake_document()
+        key = "uniform_200_k100/kspmv/Auto/fp64"
+        before = by_key(perf_json.parse(document))[key]["seconds_per_call"]
+        for e in document["benchmarks"]:
+            if perf_json.record_name(e["name"]) == key:
+                e["real_time"] *= 1000
+                e["time_unit"] = "ns"
+        after = by_key(perf_json.parse(document))[key]["seconds_per_call"]
+        self.assertAlmostEqual(after, before)
+        self.assertTrue(any(e["run_type"] == "aggregate" for e in document["benchmarks"]))
+        self.assertEqual(perf_json.record_name("m/kspmv/Auto/fp64/iterations:5/manual_time"),
+                         "m/kspmv/Auto/fp64")
+        print("perf_json: ns and us give the same seconds; aggregates and Google Benchmark's "
+              "name suffixes are ignored")
 
-    def test_derived_figures_must_follow_the_byte_model(self):
-        run = copy.deepcopy(BASELINE)
-        run["records"][0]["roofline_fraction"] *= 1.01
-        self.assert_invalid(run, r"roofline_fraction: .* is not gb_per_s / bandwidth")
-        run = copy.deepcopy(BASELINE)
-        run["records"][0]["gflop_per_s"] *= 2
-        self.assert_invalid(run, r"gflop_per_s")
+    def test_newer_google_benchmark_skip_fields(self):
+        document = fake_document()
+        for e in document["benchmarks"]:
+            if e.get("error_occurred"):
+                del e["error_occurred"]
+                e["skipped"] = True
+                e["skip_message"] = e.pop("error_message")
+        self.assertEqual(len(perf_json.parse(document)["skipped"]), 1)
+        print("perf_json: skipped/skip_message of Google Benchmark 1.8 read like error_message")
 
-    def test_compulsory_bytes_follow_design_md(self):
-        run = copy.deepcopy(BASELINE)
-        run["records"][0]["compulsory_bytes"] += 8
-        self.assert_invalid(run, r"compulsory_bytes: .* is not the byte model's")
-        record = make_record("m", "Auto", 1e-5, nnz=10, rows=3)
-        # 10 * (8 + 4) + 4 * 4 + 3 * 8 + 3 * 8 (beta == 0: y written once)
-        self.assertEqual(perf_json.compulsory_bytes(record, beta=0), 184)
-        self.assertEqual(perf_json.compulsory_bytes(record, beta=1), 208)
+    def test_schema_errors_name_the_field(self):
+        valid = fake_document()
+        key = "stencil27_20/kspmv/Auto/fp64"
+        cases = []
 
-    def test_keys_are_consistent_and_unique(self):
-        run = copy.deepcopy(BASELINE)
-        run["records"][0]["key"] = "other"
-        self.assert_invalid(run, r"key: 'other' is not")
-        run = copy.deepcopy(BASELINE)
-        run["records"].append(copy.deepcopy(run["records"][0]))
-        self.assert_invalid(run, r"appears twice")
+        def case(message, change):
+            document = copy.deepcopy(valid)
+            change(document)
+            cases.append((message, document))
 
-    def test_wrong_schema_version(self):
-        run = copy.deepcopy(BASELINE)
-        run["schema"] = "kspmv-perf/0"
-        self.assert_invalid(run, r"run\.schema")
+        case(r"not Google Benchmark JSON", lambda d: d.pop("benchmarks"))
+        case(r"context\.device_name: missing", lambda d: d["context"].pop("device_name"))
+        case(r"context\.kspmv_schema: 'kspmv-perf/1'",
+             lambda d: d["context"].update(kspmv_schema="kspmv-perf/1"))
+        case(r"context\.concurrency: 1 is not a string",
+             lambda d: d["context"].update(concurrency=1))
+        case(r"context\.last_level_cache_bytes: '1.5' is not an integer",
+             lambda d: d["context"].update(last_level_cache_bytes="1.5"))
+        case(r"\(stencil27_20/kspmv/Auto/fp64/iterations:5/manual_time\)\.nnz: missing",
+             lambda d: first_entry(d, key).pop("nnz"))
+        case(r"\.rows: 8000\.5 is not a non-negative integer",
+             lambda d: first_entry(d, key).update(rows=8000.5))
+        case(r"\.compulsory_bytes: 2501349 is not the byte model's 2501348",
+             lambda d: first_entry(d, key).update(compulsory_bytes=2501349.0))
+        case(r"reference_seconds_per_call: -1\.0 is not positive",
+             lambda d: first_entry(d, key).update(reference_seconds_per_call=-1.0))
+        case(r"\.real_time: 0 is not positive", lambda d: first_entry(d, key).update(real_time=0))
+        case(r"\.real_time: -1", lambda d: first_entry(d, key).update(real_time=-1))
+        case(r"\.time_unit: 'fortnights'",
+             lambda d: first_entry(d, key).update(time_unit="fortnights"))
+        case(r"repetition_index: repetition 0 of stencil27_20/kspmv/Auto/fp64 appears twice",
+             lambda d: d["benchmarks"].append(copy.deepcopy(first_entry(d, key))))
+        case(r"\.label: 'source=generated' lacks chosen=",
+             lambda d: first_entry(d, key).update(label="source=generated"))
+        case(r"name: 'stencil27_20/kspmv/fp64' is not matrix/backend/algorithm/precision",
+             lambda d: first_entry(d, key).update(name="stencil27_20/kspmv/fp64"))
+        case(r"precision 'fp16'",
+             lambda d: first_entry(d, key).update(name="stencil27_20/kspmv/Auto/fp16"))
+        case(r"copy_bandwidth.*best_seconds: missing", lambda d: next(
+            e for e in d["benchmarks"] if e["name"].startswith("copy_bandwidth")).pop(
+                "best_seconds"))
+        for message, document in cases:
+            with self.subTest(message):
+                self.assert_invalid(document, message)
+        print(f"perf_json: {len(cases)} kinds of damage, each a SchemaError naming the field")
+
+    def test_run_without_probe_and_paired_times(self):
+        document = fake_document()
+        document["benchmarks"] = [e for e in document["benchmarks"]
+                                  if not e["name"].startswith("copy_bandwidth")]
+        run = perf_json.parse(document)
+        self.assertIsNone(run["bandwidth"])
+        records = {r["key"]: r for r in run["records"]}
+        self.assertTrue(all(r["roofline_fraction"] is None for r in records.values()))
+        paired = records["stencil27_20/kspmv/Auto/fp64"]
+        entries = [e for e in document["benchmarks"] if e.get("run_type") == "iteration"
+                   and e["name"].startswith("stencil27_20/kspmv/Auto/fp64/")]
+        expected = statistics.median(e["real_time"] * 1e-6 / e["reference_seconds_per_call"]
+                                     for e in entries)
+        self.assertAlmostEqual(paired["relative_to_reference"], expected)
+        self.assertIsNone(records["stencil27_20/KokkosKernels/native/fp64"]
+                          ["relative_to_reference"])
+        print("perf_json: a run without the probe has no roofline; a record's time relative to "
+              "the reference is the median over repetitions of the batch-paired ratio")
+
+    def test_load_run_and_command_line(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            good, bad, text = (os.path.join(scratch, n) for n in ("good.json", "bad.json",
+                                                                  "text.json"))
+            with open(good, "w", encoding="utf-8") as f:
+                json.dump(fake_document(), f)
+            damaged = fake_document()
+            del damaged["context"]["git_commit"]
+            with open(bad, "w", encoding="utf-8") as f:
+                json.dump(damaged, f)
+            with open(text, "w", encoding="utf-8") as f:
+                f.write("not json")
+            self.assertEqual(perf_json.load_run(good)["git_commit"], "fakecommit")
+            with self.assertRaisesRegex(perf_json.SchemaError, r"bad\.json: context\.git_commit"):
+                perf_json.load_run(bad)
+            with self.assertRaisesRegex(perf_json.SchemaError, r"text\.json: not JSON"):
+                perf_json.load_run(text)
+            output = io.StringIO()
+            with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+                self.assertEqual(perf_json.main(["perf_json.py", good]), 0)
+                self.assertEqual(perf_json.main(["perf_json.py", good, bad]), 1)
+            self.assertIn("valid kspmv-bench/2, 18 records", output.getvalue())
+            self.assertIn("invalid: ", output.getvalue())
+        print("perf_json: load_run prefixes the path; `perf_json.py FILE` exits 0 valid, 1 invalid")
+
+    def test_run_csv(self):
+        run = perf_json.parse(fake_document("--wrong", "stencil27_20/kspmv/Vector/fp32"))
+        with tempfile.TemporaryDirectory() as scratch:
+            path = os.path.join(scratch, "run.csv")
+            perf_json.write_csv(run, path)
+            with open(path, encoding="utf-8", newline="") as f:
+                rows = list(csv.DictReader(f))
+        self.assertEqual(tuple(rows[0]), perf_json.CSV_COLUMNS)
+        self.assertEqual(len(rows), len(run["records"]))
+        for row, record in zip(rows, run["records"]):
+            self.assertEqual(row["matrix"], record["matrix"])
+            if record["correct"]:
+                self.assertEqual(float(row["seconds_per_call"]), record["seconds_per_call"])
+                self.assertEqual(row["cache_resident"], "1")
+            else:
+                self.assertEqual(row["seconds_per_call"], "")
+            ratios = dict(pair.split("=") for pair in row["speedup_vs"].split())
+            self.assertEqual({b: float(v) for b, v in ratios.items()}, record["speedup_vs"])
+        print("perf_json: run.csv has one row per record, speedup_vs as baseline=ratio pairs, "
+              "empty cells for a wrong record")
 
 
 if __name__ == "__main__":
-    unittest.main()
+    unittest.main(verbosity=1)

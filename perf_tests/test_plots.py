@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The charts and the HTML page from a run and a three-run history (exits 77, ctest's "skipped",
-without matplotlib). Run: python3 perf_tests/test_plots.py"""
+"""The charts and the HTML page from a fake driver's run (one record wrong) and a four-run history
+(three recorded runs of every record, one gated run of kspmv's records only); exits 77, ctest's
+"skipped", without matplotlib. Run: python3 perf_tests/test_plots.py"""
 
 import contextlib
 import io
@@ -12,21 +13,28 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gate  # noqa: E402
+import perf_json  # noqa: E402
 import plots  # noqa: E402
-from test_gate import BASELINE, slowed  # noqa: E402
+from test_gate import fake_document  # noqa: E402
+
+WRONG = "uniform_200_k100/kspmv/Vector/fp64"
 
 
 class PlotsTest(unittest.TestCase):
     def test_roofline_trend_and_index(self):
         with tempfile.TemporaryDirectory() as out:
             history = os.path.join(out, "history.jsonl")
-            for factor in (1.0, 1.1, 0.9):
-                gate.append_history(history, slowed(BASELINE, factor), [], "not gated")
-            run = os.path.join(out, "run.json")
-            with open(run, "w", encoding="utf-8") as f:
-                json.dump(BASELINE, f)
+            for slowdown in ("1.0", "1.1", "1.2"):
+                run = perf_json.parse(fake_document("--plant-slowdown", slowdown))
+                gate.append_history(history, gate.history_entry(run, "not gated"))
+            kspmv_only = perf_json.parse(fake_document("--benchmark_filter", "/kspmv/|^copy",
+                                                       "--wrong", WRONG))
+            gate.append_history(history, gate.history_entry(kspmv_only, "fail"))
+            path = os.path.join(out, "run.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(fake_document("--wrong", WRONG), f)
             with contextlib.redirect_stdout(io.StringIO()):
-                status = plots.main(["--run", run, "--history", history, "--output-dir", out])
+                status = plots.main(["--run", path, "--history", history, "--output-dir", out])
             self.assertEqual(status, 0)
             charts = ["roofline.png", "roofline.svg", "trend.png", "trend.svg"]
             for name in charts:
@@ -35,7 +43,11 @@ class PlotsTest(unittest.TestCase):
                 page = f.read()
             for name in charts:
                 self.assertIn(f'href="{name}"', page)
-            self.assertIn("kspmv/Auto", page)
+            for text in ("kspmv/Auto", "KokkosKernels/native", f"Wrong result</b>: {WRONG}",
+                         "young1c"):
+                self.assertIn(text, page)
+            print("plots: roofline and trend charts (PNG, SVG) and index.html, the wrong record "
+                  "and the skipped matrix listed, not drawn")
 
 
 if __name__ == "__main__":

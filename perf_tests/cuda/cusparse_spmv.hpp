@@ -10,7 +10,7 @@
 #include <string>
 #include <type_traits>
 
-#include "batch_timer.hpp"
+#include "cuda_status.hpp"
 #include "device_csr.hpp"
 
 namespace kspmv::bench {

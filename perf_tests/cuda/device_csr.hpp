@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "batch_timer.hpp"
+#include "cuda_status.hpp"
 #include "kspmv/cuda/operands.hpp"
 #include "kspmv/matrices/host_csr.hpp"
 

@@ -14,10 +14,11 @@
 
 #include "cusparse_spmv.hpp"
 #include "device_csr.hpp"
+#include "kspmv/bench/driver.hpp"
 #include "kspmv/matrices/host_csr.hpp"
 #include "operands.hpp"
 
-namespace kspmv::perf {
+namespace kspmv::bench {
 
 template <class Scalar, class Ordinal, class Offset>
 void add_cusparse_baselines(const Kokkos::Cuda& exec,
@@ -29,8 +30,8 @@ void add_cusparse_baselines(const Kokkos::Cuda& exec,
   // The harness computes y = A x.
   if (alpha != Scalar(1) || beta != Scalar(0)) return;
   struct State {
-    std::unique_ptr<bench::DeviceCsr<Scalar, Ordinal, Offset>> matrix;
-    std::unique_ptr<bench::CusparseSpmv<Scalar>> spmv;
+    std::unique_ptr<DeviceCsr<Scalar, Ordinal, Offset>> matrix;
+    std::unique_ptr<CusparseSpmv<Scalar>> spmv;
   };
   for (const auto& [name, algorithm] :
        {std::pair{"ALG1", CUSPARSE_SPMV_CSR_ALG1}, std::pair{"ALG2", CUSPARSE_SPMV_CSR_ALG2}}) {
@@ -40,8 +41,8 @@ void add_cusparse_baselines(const Kokkos::Cuda& exec,
     impl.algorithm = name;
     impl.call = [state, &host, ops, exec, algorithm = algorithm] {
       if (!state->spmv) {
-        state->matrix = std::make_unique<bench::DeviceCsr<Scalar, Ordinal, Offset>>(host);
-        state->spmv = std::make_unique<bench::CusparseSpmv<Scalar>>(
+        state->matrix = std::make_unique<DeviceCsr<Scalar, Ordinal, Offset>>(host);
+        state->spmv = std::make_unique<CusparseSpmv<Scalar>>(
             *state->matrix, ops.x.data(), ops.y.data(), algorithm, exec.cuda_stream());
       }
       state->spmv->apply();
@@ -52,4 +53,4 @@ void add_cusparse_baselines(const Kokkos::Cuda& exec,
   }
 }
 
-}  // namespace kspmv::perf
+}  // namespace kspmv::bench

@@ -13,13 +13,14 @@
 #include <kspmv/spmv.hpp>
 
 #include "kokkos_kernels_baseline.hpp"
+#include "kspmv/bench/driver.hpp"
 #include "kspmv/matrices/host_csr.hpp"
 #include "operands.hpp"
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "cusparse_baselines.hpp"
 #endif
 
-namespace kspmv::perf {
+namespace kspmv::bench {
 
 template <class ExecSpace, class Scalar, class Ordinal, class Offset>
 void add_kspmv_algorithms(const ExecSpace& exec,
@@ -71,4 +72,4 @@ std::vector<std::string> implementation_labels(const ExecSpace& exec) {
   return labels;
 }
 
-}  // namespace kspmv::perf
+}  // namespace kspmv::bench

@@ -14,9 +14,10 @@
 
 #include <kspmv/kokkoskernels/compat.hpp>
 
+#include "kspmv/bench/driver.hpp"
 #include "operands.hpp"
 
-namespace kspmv::perf {
+namespace kspmv::bench {
 
 template <class ExecSpace, class Scalar, class Ordinal, class Offset>
 auto kokkos_kernels_matrix(const DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>& ops) {
@@ -58,4 +59,4 @@ void add_kokkos_kernels_baselines(const ExecSpace& exec,
 #endif
 }
 
-}  // namespace kspmv::perf
+}  // namespace kspmv::bench

@@ -1,173 +1,95 @@
-// kspmv_perf: the nightly performance suite (see perf_tests/README.md).
+// kspmv_perf: the performance suite on Kokkos' default execution space, through kspmv's public
+// API, against Kokkos Kernels and (on CUDA) cuSPARSE. See perf_tests/README.md.
 
 #include <Kokkos_Core.hpp>
 
-#include <iostream>
-#include <stdexcept>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "bandwidth.hpp"
-#include "benchmark.hpp"
+#include "copy_kernel.hpp"
 #include "device_info.hpp"
-#include "environment.hpp"
-#include "kspmv/matrices/matrix_market.hpp"
-#include "options.hpp"
-#include "report.hpp"
-#include "suite.hpp"
+#include "implementations.hpp"
+#include "kspmv/bench/run_suite.hpp"
 
-namespace kspmv::perf {
+namespace kspmv::bench {
 namespace {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
-using Ordinal = int;
-using Offset = int;
 
-struct Suite {
-  std::vector<MatrixSource> matrices;
-  std::vector<std::string> labels;  // backend/algorithm of every implementation
-};
-
-// The record keys of one matrix that --only lets through.
-std::vector<std::string> selected_keys(const Options& options, const Suite& suite,
-                                       const std::string& matrix) {
-  std::vector<std::string> keys;
-  for (const auto& precision : options.precisions) {
-    for (const auto& label : suite.labels) {
-      const auto key = matrix + "/" + label + "/" + precision;
-      if (selected(options, key)) keys.push_back(key);
-    }
-  }
-  return keys;
-}
-
-bool any_selected(const Options& options, const Suite& suite, const std::string& matrix,
-                  const std::string& precision) {
-  for (const auto& label : suite.labels) {
-    if (selected(options, matrix + "/" + label + "/" + precision)) return true;
-  }
-  return false;
+template <class T>
+Kokkos::View<T*, typename ExecSpace::device_type> to_device(const std::vector<T>& host,
+                                                            const char* label) {
+  Kokkos::View<T*, typename ExecSpace::device_type> device(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), host.size());
+  Kokkos::deep_copy(device, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                host.data(), host.size()));
+  return device;
 }
 
 template <class Scalar>
-void run_precision(const ExecSpace& exec, const MatrixSource& source,
-                   const matrices::CoordinateMatrix* file, BenchmarkContext& context,
-                   std::vector<Record>& records) {
-  const auto host = file ? matrices::to_csr<Scalar, Ordinal, Offset>(*file)
-                         : matrices::generate<Scalar, Ordinal, Offset>(*source.generator);
-  const auto measured =
-      benchmark_matrix(exec, source.name, file ? source.path : "generated", host, context);
-  records.insert(records.end(), measured.begin(), measured.end());
+std::unique_ptr<Workload<Scalar>> make_workload(const ExecSpace& exec, const Csr<Scalar>& host,
+                                                const std::vector<Scalar>& x) {
+  DeviceOperands<ExecSpace, Scalar, Ordinal, Offset> ops;
+  ops.num_cols = host.num_cols;
+  ops.row_map = to_device(host.row_map, "kspmv_perf::row_map");
+  ops.entries = to_device(host.entries, "kspmv_perf::entries");
+  ops.values = to_device(host.values, "kspmv_perf::values");
+  ops.x = to_device(x, "kspmv_perf::x");
+  ops.y = decltype(ops.y)("kspmv_perf::y", host.num_rows);
+  auto workload = std::make_unique<Workload<Scalar>>();
+  workload->implementations = make_implementations(exec, ops, host, Scalar(1), Scalar(0));
+  workload->poison_y = [=] {
+    Kokkos::deep_copy(exec, ops.y, std::numeric_limits<Scalar>::quiet_NaN());
+    exec.fence();
+  };
+  workload->download_y = [=] {
+    exec.fence();
+    const auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ops.y);
+    return std::vector<Scalar>(y.data(), y.data() + y.extent(0));
+  };
+  return workload;
 }
 
-void run_matrix(const ExecSpace& exec, const MatrixSource& source, const Suite& suite,
-                BenchmarkContext& context, std::vector<Record>& records) {
-  std::vector<std::string> precisions;
-  for (const auto& p : context.options.precisions) {
-    if (any_selected(context.options, suite, source.name, p)) precisions.push_back(p);
+class KokkosDriver final : public Driver {
+ public:
+  DeviceDescription describe() const override { return describe_device(exec_); }
+  std::vector<std::string> implementation_labels() const override {
+    return bench::implementation_labels<ExecSpace, double, Ordinal, Offset>(exec_);
   }
-  if (precisions.empty()) return;
-
-  std::cout << (source.generator ? "generating " : "reading ") << source.name << std::endl;
-  matrices::CoordinateMatrix file;
-  if (!source.generator) {
-    file = matrices::read_coordinates(source.path);
-    if (file.field == matrices::Field::complex) {
-      throw std::invalid_argument("complex matrix; the suite measures real precisions");
-    }
+  BatchClock clock() const override {
+    return [exec = exec_](const std::function<void()>& call, long calls) {
+      exec.fence();
+      Kokkos::Timer timer;
+      for (long i = 0; i < calls; ++i) call();
+      exec.fence();
+      return timer.seconds();
+    };
   }
-  for (const auto& p : precisions) {
-    if (p == "fp64") {
-      run_precision<double>(exec, source, source.generator ? nullptr : &file, context, records);
-    } else {
-      run_precision<float>(exec, source, source.generator ? nullptr : &file, context, records);
-    }
+  std::function<void()> copy_kernel(double bytes) override {
+    return bench::copy_kernel(exec_, bytes);
   }
-}
-
-int run(const Options& options, int argc, char** argv) {
-  const ExecSpace exec;
-  Suite suite{suite_matrices(options),
-              implementation_labels<ExecSpace, double, Ordinal, Offset>(exec)};
-
-  Progress progress;
-  for (const auto& source : suite.matrices) {
-    const auto keys = selected_keys(options, suite, source.name);
-    progress.total += static_cast<int>(keys.size());
-    for (const auto& key : keys) {
-      if (options.list_only) std::cout << key << "\n";
-    }
+  std::unique_ptr<Workload<double>> load(const Csr<double>& host,
+                                         const std::vector<double>& x) override {
+    return make_workload(exec_, host, x);
   }
-  if (options.list_only) return 0;
-
-  RunInfo run;
-  run.suite = options.suite;
-  run.started_utc = utc_now();
-  run.execution_space = ExecSpace::name();
-  const auto device = device_info(exec);
-  run.device_name = device.name;
-  run.concurrency = device.concurrency;
-  run.last_level_cache_bytes = device.last_level_cache_bytes;
-  run.compiler = compiler_description();
-  run.kokkos_version = kokkos_version();
-  run.git_commit = options.git_commit.empty() ? KSPMV_PERF_GIT_COMMIT : options.git_commit;
-  for (int i = 0; i < argc; ++i) run.command_line += (i ? " " : "") + std::string(argv[i]);
-  run.scale = options.scale;
-
-  TimingPolicy timing{options.warmup_calls, options.batches, options.min_batch_seconds,
-                      options.plant_slowdown};
-  std::cout << "measuring the copy bandwidth of " << run.execution_space << " on "
-            << run.device_name << " ..." << std::flush;
-  run.bandwidth = measure_copy_bandwidth(exec, options.copy_bytes, timing);
-  std::cout << " " << run.bandwidth.gb_per_s << " GB/s" << std::endl;
-
-  BenchmarkContext context{options, run, timing, progress};
-  std::vector<Record> records;
-  std::vector<Skipped> skipped;
-  for (const auto& source : suite.matrices) {
-    try {
-      run_matrix(exec, source, suite, context, records);
-    } catch (const std::invalid_argument& e) {
-      std::cout << "skipping " << source.name << ": " << e.what() << std::endl;
-      skipped.push_back({source.name, e.what()});
-      progress.total -= static_cast<int>(selected_keys(options, suite, source.name).size());
-    }
+  std::unique_ptr<Workload<float>> load(const Csr<float>& host,
+                                        const std::vector<float>& x) override {
+    return make_workload(exec_, host, x);
   }
 
-  write_json(run, records, skipped, options.json_path);
-  write_csv(records, options.csv_path);
-  print_table(run, records, std::cout);
-  std::cout << "\nwrote " << options.json_path << " and " << options.csv_path << "\n";
-  int wrong = 0;
-  for (const auto& r : records) {
-    if (!r.wrong_result.empty()) {
-      std::cout << "WRONG RESULT " << r.key() << ": " << r.wrong_result << "\n";
-      ++wrong;
-    }
-  }
-  return wrong == 0 ? 0 : 3;
-}
+ private:
+  ExecSpace exec_;
+};
 
 }  // namespace
-}  // namespace kspmv::perf
+}  // namespace kspmv::bench
 
 int main(int argc, char** argv) {
-  // Options first, so that --help and usage errors need no device.
-  kspmv::perf::Options options;
-  try {
-    if (!kspmv::perf::parse_options(argc, argv, options)) {
-      std::cout << kspmv::perf::usage();
-      return 0;
-    }
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "kspmv_perf: " << e.what() << "\n";
-    return 2;
-  }
+  kspmv::bench::CommandLine command_line;
+  if (const auto status = kspmv::bench::parse_or_explain(argc, argv, command_line)) return *status;
   Kokkos::ScopeGuard kokkos(argc, argv);
-  try {
-    return kspmv::perf::run(options, argc, argv);
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "kspmv_perf: " << e.what() << "\n";
-    return 2;
-  }
+  kspmv::bench::KokkosDriver driver;
+  return kspmv::bench::run_suite(command_line, driver, argc, argv);
 }

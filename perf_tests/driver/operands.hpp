@@ -1,16 +1,12 @@
 #pragma once
-// What every timed implementation works on, and what it offers the benchmark.
+// What every timed implementation works on: the matrix and vectors in the space's memory.
 
 #include <Kokkos_Core.hpp>
 
-#include <cmath>
 #include <cstdint>
-#include <functional>
-#include <string>
 
-namespace kspmv::perf {
+namespace kspmv::bench {
 
-// The matrix and vectors in the execution space's memory.
 template <class ExecSpace, class Scalar, class Ordinal, class Offset>
 struct DeviceOperands {
   using device_type = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
@@ -22,15 +18,4 @@ struct DeviceOperands {
   Kokkos::View<Scalar*, device_type> y;
 };
 
-// A kspmv algorithm or a baseline library's SpMV.
-struct Implementation {
-  std::string backend;
-  std::string algorithm;
-  std::function<void()> call;  // y = alpha*A*x + beta*y on the instance, asynchronous
-  std::function<double()> setup_seconds = [] { return NAN; };  // valid after the first call
-  std::function<std::string()> chosen_algorithm;               // valid after the first call
-
-  std::string label() const { return backend + "/" + algorithm; }
-};
-
-}  // namespace kspmv::perf
+}  // namespace kspmv::bench

@@ -1,11 +1,9 @@
-#include "options.hpp"
-
-#include <fnmatch.h>
+#include "kspmv/bench/options.hpp"
 
 #include <sstream>
 #include <stdexcept>
 
-namespace kspmv::perf {
+namespace kspmv::bench {
 namespace {
 
 std::vector<std::string> split_commas(const std::string& list) {
@@ -40,34 +38,52 @@ int to_count(const std::string& option, const std::string& text, int minimum) {
   return static_cast<int>(value);
 }
 
+bool starts_with(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+void apply_suite_defaults(Options& options) {
+  const bool quick = options.suite == "quick";
+  if (options.scale == 0) options.scale = quick ? 0.002 : 1.0;
+  if (options.max_real_matrices < 0) options.max_real_matrices = quick ? 4 : 1 << 30;
+  if (options.min_batch_seconds <= 0) options.min_batch_seconds = quick ? 0.002 : 0.01;
+  if (options.copy_bytes <= 0) options.copy_bytes = quick ? 256.0 * (1 << 20) : 1024.0 * (1 << 20);
+  if (options.repetitions <= 0) options.repetitions = quick ? 3 : 5;
+}
+
 }  // namespace
 
-std::string usage() {
-  return R"(kspmv_perf: the kspmv performance suite on Kokkos' default execution space.
+std::string usage(const std::string& program) {
+  return program + R"(: the kspmv performance suite, on Google Benchmark.
 
-  --suite quick|nightly   quick: small generated matrices (seconds on 2 CPU cores) and the smallest
-                          few files of --matrices; nightly: the full-size generated set and every file
+  --suite quick|nightly   quick: small generated matrices, one bandwidth-bound stencil and the
+                          smallest few files of --matrices (seconds on 2 CPU cores); nightly: the
+                          full-size generated set and every file
   --matrices DIR          Matrix Market files (.mtx, .mtx.gz) to add to the generated matrices
-  --max-real N            at most N files of DIR, smallest first (quick: 4, nightly: all)
+  --max-real-matrices N   at most N files of DIR, smallest first (quick: 4, nightly: all)
   --scale S               generator row-count factor (quick: 0.002, nightly: 1)
-  --precision LIST        fp64,fp32 (default both)
-  --only GLOB             measure only records whose key matrix/backend/algorithm/precision matches
-                          (repeatable; shell globs, e.g. 'stencil*/kspmv/*/fp64')
-  --batches N             timed batches per record, the median is reported (default 7)
-  --min-batch-seconds T   calls per batch grow until a batch lasts T (quick: 0.005, nightly: 0.02)
-  --warmup N              untimed calls before timing (default 3)
-  --copy-bytes B          bytes read + written by the bandwidth probe (default 1 GiB, quick 256 MiB)
+  --precision LIST        fp64 and/or fp32, comma-separated or repeated (default both)
+  --batches N             timed batches per repetition (default 5)
+  --min-batch-seconds T   calls per batch grow until a batch lasts T (quick: 0.002, nightly: 0.01)
+  --warmup N              untimed calls before each repetition (default 3)
+  --copy-bytes B          bytes read + written by the bandwidth probe (quick: 256 MiB, nightly: 1 GiB)
+  --repetitions N         Google Benchmark repetitions (quick: 3, nightly: 5), interleaved at random
   --seed N                generator seed
-  --output-dir DIR        where run.json and run.csv go (default perf_results)
-  --json FILE, --csv FILE other output paths
-  --git-commit SHA        recorded in the JSON (default: the commit the build was configured at)
-  --plant-slowdown F      run F times the calls of every batch but count the nominal number, a real
-                          slowdown by F for testing the regression gate
-  --list                  print the record keys this run would measure and stop
+  --output-dir DIR        write DIR/run.json (Google Benchmark's JSON)
+  --git-commit SHA        recorded in the context (default: the commit the build was configured at)
+  --plant-slowdown F      kspmv's records run F times the calls of every batch but count the nominal
+                          number: a real slowdown by F, for testing the regression gate
+
+Google Benchmark's flags pass through, e.g. --benchmark_filter=REGEX over the record names
+matrix/backend/algorithm/precision, --benchmark_list_tests=true, --benchmark_out=FILE,
+--benchmark_enable_random_interleaving=false; see --help of Google Benchmark.
 )";
 }
 
-bool parse_options(int argc, char** argv, Options& options) {
+CommandLine parse_command_line(int argc, char** argv) {
+  CommandLine parsed;
+  Options& options = parsed.options;
+  bool precisions_given = false;
   const std::vector<std::string> args(argv + 1, argv + argc);
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& option = args[i];
@@ -75,10 +91,10 @@ bool parse_options(int argc, char** argv, Options& options) {
       if (i + 1 >= args.size()) throw std::invalid_argument(option + " needs a value");
       return args[++i];
     };
-    if (option.rfind("--kokkos-", 0) == 0) {
-      continue;  // Kokkos' own options (Kokkos 4 leaves them in argv)
+    if (starts_with(option, "--benchmark_") || starts_with(option, "--kokkos-")) {
+      parsed.passthrough.push_back(option);
     } else if (option == "--help" || option == "-h") {
-      return false;
+      parsed.help = true;
     } else if (option == "--suite") {
       options.suite = value();
       if (options.suite != "quick" && options.suite != "nightly") {
@@ -86,20 +102,20 @@ bool parse_options(int argc, char** argv, Options& options) {
       }
     } else if (option == "--matrices") {
       options.matrix_dir = value();
-    } else if (option == "--max-real") {
+    } else if (option == "--max-real-matrices") {
       options.max_real_matrices = to_count(option, value(), 0);
     } else if (option == "--scale") {
       options.scale = to_number(option, value());
       if (!(options.scale > 0)) throw std::invalid_argument("--scale must be positive");
     } else if (option == "--precision") {
-      options.precisions = split_commas(value());
-      for (const auto& p : options.precisions) {
+      if (!precisions_given) options.precisions.clear();
+      precisions_given = true;
+      for (const auto& p : split_commas(value())) {
         if (p != "fp64" && p != "fp32") {
           throw std::invalid_argument("--precision takes fp64 and/or fp32, not '" + p + "'");
         }
+        options.precisions.push_back(p);
       }
-    } else if (option == "--only") {
-      options.only.push_back(value());
     } else if (option == "--batches") {
       options.batches = to_count(option, value(), 1);
     } else if (option == "--min-batch-seconds") {
@@ -108,41 +124,23 @@ bool parse_options(int argc, char** argv, Options& options) {
       options.warmup_calls = to_count(option, value(), 0);
     } else if (option == "--copy-bytes") {
       options.copy_bytes = to_number(option, value());
+    } else if (option == "--repetitions") {
+      options.repetitions = to_count(option, value(), 1);
     } else if (option == "--seed") {
       options.seed = static_cast<std::uint64_t>(to_number(option, value()));
     } else if (option == "--output-dir") {
       options.output_dir = value();
-    } else if (option == "--json") {
-      options.json_path = value();
-    } else if (option == "--csv") {
-      options.csv_path = value();
     } else if (option == "--git-commit") {
       options.git_commit = value();
     } else if (option == "--plant-slowdown") {
       options.plant_slowdown = to_number(option, value());
       if (options.plant_slowdown < 1) throw std::invalid_argument("--plant-slowdown must be >= 1");
-    } else if (option == "--list") {
-      options.list_only = true;
     } else {
       throw std::invalid_argument("unknown option '" + option + "' (see --help)");
     }
   }
-  const bool quick = options.suite == "quick";
-  if (options.scale == 0) options.scale = quick ? 0.002 : 1.0;
-  if (options.max_real_matrices < 0) options.max_real_matrices = quick ? 4 : 1 << 30;
-  if (options.min_batch_seconds <= 0) options.min_batch_seconds = quick ? 0.005 : 0.02;
-  if (options.copy_bytes <= 0) options.copy_bytes = quick ? 256.0 * (1 << 20) : 1024.0 * (1 << 20);
-  if (options.json_path.empty()) options.json_path = options.output_dir + "/run.json";
-  if (options.csv_path.empty()) options.csv_path = options.output_dir + "/run.csv";
-  return true;
+  apply_suite_defaults(options);
+  return parsed;
 }
 
-bool selected(const Options& options, const std::string& record_key) {
-  if (options.only.empty()) return true;
-  for (const auto& glob : options.only) {
-    if (fnmatch(glob.c_str(), record_key.c_str(), 0) == 0) return true;
-  }
-  return false;
-}
-
-}  // namespace kspmv::perf
+}  // namespace kspmv::bench

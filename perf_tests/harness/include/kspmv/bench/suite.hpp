@@ -1,15 +1,16 @@
 #pragma once
-// Which matrices a suite measures (Kokkos-free): the generated families at the suite's scale, then
-// Matrix Market files of --matrices, smallest first.
+// Which matrices a suite measures: the generated families at the suite's scale (the quick suite
+// adds one stencil larger than a CPU's last-level cache, so that its roofline shows a
+// bandwidth-bound point), then Matrix Market files of --matrices, smallest first.
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "kspmv/bench/options.hpp"
 #include "kspmv/matrices/generators.hpp"
-#include "options.hpp"
 
-namespace kspmv::perf {
+namespace kspmv::bench {
 
 struct MatrixSource {
   std::string name;  // generated name or file name without .mtx[.gz]
@@ -20,4 +21,4 @@ struct MatrixSource {
 // Throws std::invalid_argument when --matrices is not a readable directory.
 std::vector<MatrixSource> suite_matrices(const Options& options);
 
-}  // namespace kspmv::perf
+}  // namespace kspmv::bench

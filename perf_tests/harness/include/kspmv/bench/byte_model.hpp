@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace kspmv::perf {
+namespace kspmv::bench {
 
 struct SpmvShape {
   std::int64_t rows = 0;
@@ -30,4 +30,4 @@ inline double flops(const SpmvShape& s) {
   return 2.0 * double(s.nnz) * double(s.vectors);
 }
 
-}  // namespace kspmv::perf
+}  // namespace kspmv::bench

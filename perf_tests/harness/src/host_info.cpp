@@ -1,10 +1,11 @@
-#include "device_info.hpp"
+#include "kspmv/bench/host_info.hpp"
 
+#include <algorithm>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
-namespace kspmv::perf {
-namespace {
+namespace kspmv::bench {
 
 std::string cpu_model_name() {
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -18,7 +19,7 @@ std::string cpu_model_name() {
 }
 
 // sysfs writes cache sizes like "32768K".
-double largest_cache_bytes() {
+double largest_cpu_cache_bytes() {
   double largest = 0;
   std::error_code error;
   for (const auto& index :
@@ -36,10 +37,11 @@ double largest_cache_bytes() {
   return largest;
 }
 
-}  // namespace
-
-DeviceInfo host_device_info(int concurrency) {
-  return {cpu_model_name(), concurrency, largest_cache_bytes()};
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
 }
 
-}  // namespace kspmv::perf
+}  // namespace kspmv::bench

@@ -1,0 +1,161 @@
+// kspmv_cuda_bench: the CUDA backend's algorithms (kspmv::cuda::Plan, no Kokkos) against cuSPARSE
+// CSR ALG1 and ALG2, on the suite's matrices, with the device's measured copy bandwidth as the
+// roofline. The same harness and suites as kspmv_perf; see perf_tests/README.md.
+
+#include <cuda_runtime_api.h>
+#include <cusparse.h>
+
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda_status.hpp"
+#include "cusparse_spmv.hpp"
+#include "device_csr.hpp"
+#include "event_clock.hpp"
+#include "kspmv/bench/host_info.hpp"
+#include "kspmv/bench/run_suite.hpp"
+#include "kspmv/cuda/plan.hpp"
+
+namespace kspmv::bench {
+namespace {
+
+constexpr Algorithm kspmv_algorithms[] = {Algorithm::Auto, Algorithm::Scalar, Algorithm::Vector,
+                                          Algorithm::Adaptive, Algorithm::MergePath};
+constexpr std::pair<const char*, cusparseSpMVAlg_t> cusparse_algorithms[] = {
+    {"ALG1", CUSPARSE_SPMV_CSR_ALG1}, {"ALG2", CUSPARSE_SPMV_CSR_ALG2}};
+
+// Everything one matrix needs on the device; the workload's calls hold it.
+template <class Scalar>
+struct DeviceState {
+  DeviceState(const Csr<Scalar>& host, const std::vector<Scalar>& x_host)
+      : A(host), x(x_host), y(static_cast<std::size_t>(host.num_rows)) {}
+  DeviceCsr<Scalar, Ordinal, Offset> A;
+  DeviceVector<Scalar> x;
+  DeviceVector<Scalar> y;
+  std::vector<std::unique_ptr<cuda::Plan<Scalar, Ordinal, Offset>>> plans;
+  std::vector<std::unique_ptr<CusparseSpmv<Scalar>>> cusparse;
+};
+
+template <class Scalar>
+std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<Scalar>& host,
+                                                const std::vector<Scalar>& x) {
+  auto state = std::make_shared<DeviceState<Scalar>>(host, x);
+  const cuda::DenseBlock<const Scalar> xb{state->x.data(), host.num_cols, 1, 1, host.num_cols};
+  const cuda::DenseBlock<Scalar> yb{state->y.data(), host.num_rows, 1, 1, host.num_rows};
+  auto workload = std::make_unique<Workload<Scalar>>();
+  for (const Algorithm algorithm : kspmv_algorithms) {
+    state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset>>(
+        state->A.matrix(), algorithm, stream));
+    auto* plan = state->plans.back().get();
+    Implementation impl;
+    impl.backend = "kspmv";
+    impl.algorithm = to_string(algorithm);
+    impl.call = [state, plan, xb, yb, stream] {
+      plan->apply(Mode::NoTranspose, Scalar(1), state->A.matrix(), xb, Scalar(0), yb, stream);
+    };
+    impl.setup_seconds = [plan] { return plan->setup_seconds(); };
+    impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
+    workload->implementations.push_back(std::move(impl));
+  }
+  for (const auto& [name, algorithm] : cusparse_algorithms) {
+    state->cusparse.push_back(std::make_unique<CusparseSpmv<Scalar>>(
+        state->A, state->x.data(), state->y.data(), algorithm, stream));
+    auto* spmv = state->cusparse.back().get();
+    Implementation impl;
+    impl.backend = "cuSPARSE";
+    impl.algorithm = name;
+    impl.call = [state, spmv] { spmv->apply(); };
+    impl.setup_seconds = [spmv] { return spmv->setup_seconds(); };
+    impl.chosen_algorithm = [label = impl.algorithm] { return label; };
+    workload->implementations.push_back(std::move(impl));
+  }
+  workload->poison_y = [state] {
+    check(cudaMemset(state->y.data(), 0xff, state->y.size() * sizeof(Scalar)), "poison y");  // NaN
+  };
+  workload->download_y = [state, stream] {
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    return state->y.download();
+  };
+  return workload;
+}
+
+class CudaDriver final : public Driver {
+ public:
+  CudaDriver() {
+    check(cudaStreamCreate(&stream_), "cudaStreamCreate");
+    clock_ = std::make_shared<EventClock>(stream_);
+  }
+  ~CudaDriver() override { cudaStreamDestroy(stream_); }
+  CudaDriver(const CudaDriver&) = delete;
+  CudaDriver& operator=(const CudaDriver&) = delete;
+
+  DeviceDescription describe() const override {
+    cudaDeviceProp properties{};
+    check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+    DeviceDescription d;
+    d.harness = "cuda";
+    d.execution_space = "CUDA";
+    d.name = std::string(properties.name) + " (sm_" + std::to_string(properties.major) +
+             std::to_string(properties.minor) + ", " +
+             std::to_string(properties.multiProcessorCount) + " SMs)";
+    d.concurrency = properties.multiProcessorCount * properties.maxThreadsPerMultiProcessor;
+    d.last_level_cache_bytes = static_cast<double>(properties.l2CacheSize);
+    d.compiler = compiler_description();
+    d.library_versions = "none";
+    return d;
+  }
+  std::vector<std::string> implementation_labels() const override {
+    std::vector<std::string> labels;
+    for (const Algorithm algorithm : kspmv_algorithms)
+      labels.push_back("kspmv/" + to_string(algorithm));
+    for (const auto& entry : cusparse_algorithms)
+      labels.push_back(std::string("cuSPARSE/") + entry.first);
+    return labels;
+  }
+  BatchClock clock() const override {
+    return [clock = clock_](const std::function<void()>& call, long calls) {
+      return clock->seconds(call, calls);
+    };
+  }
+  std::function<void()> copy_kernel(double bytes) override {
+    const auto half = static_cast<std::size_t>(bytes / 2);
+    auto from = std::make_shared<DeviceVector<unsigned char>>(half);
+    auto to = std::make_shared<DeviceVector<unsigned char>>(half);
+    check(cudaMemset(from->data(), 1, half), "cudaMemset");
+    return [from, to, half, stream = stream_] {
+      check(cudaMemcpyAsync(to->data(), from->data(), half, cudaMemcpyDeviceToDevice, stream),
+            "copy");
+    };
+  }
+  std::unique_ptr<Workload<double>> load(const Csr<double>& host,
+                                         const std::vector<double>& x) override {
+    return make_workload(stream_, host, x);
+  }
+  std::unique_ptr<Workload<float>> load(const Csr<float>& host,
+                                        const std::vector<float>& x) override {
+    return make_workload(stream_, host, x);
+  }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+  std::shared_ptr<EventClock> clock_;
+};
+
+}  // namespace
+}  // namespace kspmv::bench
+
+int main(int argc, char** argv) {
+  kspmv::bench::CommandLine command_line;
+  if (const auto status = kspmv::bench::parse_or_explain(argc, argv, command_line)) return *status;
+  try {
+    kspmv::bench::CudaDriver driver;
+    return kspmv::bench::run_suite(command_line, driver, argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "kspmv_cuda_bench: " << e.what() << '\n';
+    return 1;
+  }
+}

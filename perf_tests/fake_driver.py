@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""A stand-in for kspmv_perf and kspmv_cuda_bench in the tests of the gate, the JSON reader and the
+charts: the part of the drivers' command line those use, and their Google Benchmark JSON, for
+three matrices x {kspmv/Auto, kspmv/Vector, KokkosKernels/native} x {fp64, fp32} (and a complex
+file that every record skips). It measures nothing: each record has a true time per call, scaled
+by seeded lognormal noise and by --plant-slowdown for kspmv's records.
+
+    fake_driver.py [--suite quick|nightly] [--precision fp64|fp32 ...] [--plant-slowdown F]
+        [--noise SIGMA] [--run-noise SIGMA] [--reference-noise SIGMA] [--noise-seed N]
+        [--wrong KEY ...]
+        [--git-commit C] [--output-dir DIR] [--benchmark_filter=REGEX]
+        [--benchmark_repetitions=N] [--benchmark_enable_random_interleaving=true|false]
+        [--benchmark_out=FILE] [--benchmark_out_format=json] [--benchmark_list_tests=true]
+
+--noise scales every repetition's time by exp(N(0, SIGMA)), --run-noise every time of one run by
+one such factor (load on the machine); a record's reference time (the baseline timed beside it,
+batch by batch) shares its repetition's factor, times exp(N(0, --reference-noise)). The noise
+depends on --noise-seed and the output file's
+name, so the runs of a gate's rounds differ and a rerun of the test repeats them. Their defaults
+come from KSPMV_FAKE_NOISE, KSPMV_FAKE_RUN_NOISE, KSPMV_FAKE_REFERENCE_NOISE (else 0.02) and
+KSPMV_FAKE_NOISE_SEED (else 0). --wrong
+makes a record compute a wrong result. Exit status as the drivers': 0, 2 usage error, 3 wrong
+result.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import perf_json  # noqa: E402
+
+# name, rows, cols, nnz, source
+MATRICES = [
+    ("stencil27_20", 8000, 8000, 195112, "generated"),
+    ("uniform_200_k100", 200, 200, 20000, "generated"),
+    ("powerlaw_2000_a1.5", 2000, 2000, 14957, "generated"),
+]
+SKIPPED_MATRIX = ("young1c", "complex values cannot be read into a real scalar type")
+# backend, algorithm, chosen algorithm, true GB/s of compulsory traffic, separate setup
+IMPLEMENTATIONS = [
+    ("kspmv", "Auto", "Vector", 12.0, True),
+    ("kspmv", "Vector", "Vector", 9.0, True),
+    ("KokkosKernels", "native", "native", 11.0, False),
+]
+SCALAR_BYTES = {"fp64": 8, "fp32": 4}
+BATCHES = 5
+COPY_BYTES = 256 * 2**20
+COPY_GB_PER_S = 20.0
+LAST_LEVEL_CACHE_BYTES = 32 * 2**20
+COPY_NAME = f"{perf_json.COPY_BANDWIDTH}/iterations:15/manual_time"
+
+
+def gb_name(key):
+    # The drivers register every record with ->Iterations(batches)->UseManualTime().
+    return f"{key}/iterations:{BATCHES}/manual_time"
+
+
+def record_keys(precisions):
+    keys = []
+    for matrix, *_ in MATRICES + [SKIPPED_MATRIX]:
+        for precision in precisions:
+            for backend, algorithm, *_ in IMPLEMENTATIONS:
+                keys.append(f"{matrix}/{backend}/{algorithm}/{precision}")
+    return keys
+
+
+def context(args):
+    strings = {
+        "kspmv_schema": perf_json.SCHEMA, "suite": args.suite, "harness": "kokkos",
+        "execution_space": "Serial", "device_name": "fake CPU", "concurrency": "1",
+        "last_level_cache_bytes": str(LAST_LEVEL_CACHE_BYTES), "compiler": "fake 1.0",
+        "kokkos_version": "Kokkos 4.6.1, Kokkos Kernels 4.6.2", "git_commit": args.git_commit,
+        "scale": "0.002", "alpha": "1", "beta": "0", "plant_slowdown": repr(args.plant_slowdown),
+        "command_line": " ".join(sys.argv), "started_utc": "2026-11-24T00:00:00Z",
+        "reference": "KokkosKernels/native",
+    }
+    return {"date": "2026-11-24T00:00:00+00:00", "host_name": "fake", "executable": sys.argv[0],
+            "num_cpus": 2, "mhz_per_cpu": 2800, "cpu_scaling_enabled": False,
+            "caches": [{"type": "Unified", "level": 3, "size": LAST_LEVEL_CACHE_BYTES,
+                        "num_sharing": 2}],
+            "load_avg": [0.5, 0.4, 0.3], "library_build_type": "release", **strings}
+
+
+def entry(name, index, repetitions, family, seconds, **fields):
+    return {"name": name, "family_index": family, "per_family_instance_index": 0,
+            "run_name": name, "run_type": "iteration", "repetitions": repetitions,
+            "repetition_index": index, "threads": 1, "iterations": BATCHES,
+            "real_time": seconds * 1e6, "cpu_time": seconds * 1e6, "time_unit": "us", **fields}
+
+
+def aggregates(entries):
+    """Google Benchmark's summary entries after the repetitions; readers must ignore them."""
+    times = [e["real_time"] for e in entries]
+    first = entries[0]
+    summaries = {"mean": statistics.mean(times), "median": statistics.median(times),
+                 "stddev": statistics.stdev(times)}
+    summaries["cv"] = summaries["stddev"] / summaries["mean"]
+    return [{"name": f"{first['name']}_{name}", "family_index": first["family_index"],
+             "per_family_instance_index": 0, "run_name": first["name"],
+             "run_type": "aggregate", "repetitions": len(entries), "threads": 1,
+             "aggregate_name": name, "aggregate_unit": "percentage" if name == "cv" else "time",
+             "iterations": len(entries), "real_time": value, "cpu_time": value,
+             "time_unit": "us"} for name, value in summaries.items()]
+
+
+def copy_entries(repetitions, noise):
+    seconds = COPY_BYTES / (COPY_GB_PER_S * 1e9)
+    entries = []
+    for index in range(repetitions):
+        best = seconds * noise()
+        entries.append(entry(COPY_NAME, index, repetitions, 0, best * 1.1,
+                             bytes_per_copy=float(COPY_BYTES), best_seconds=best,
+                             bytes_per_second=COPY_BYTES / best))
+    return entries
+
+
+def true_seconds(matrix, precision, gb_per_s):
+    _, rows, cols, nnz, _ = next(m for m in MATRICES if m[0] == matrix)
+    shape = {"rows": rows, "cols": cols, "nnz": nnz, "vectors": 1,
+             "scalar_bytes": SCALAR_BYTES[precision], "ordinal_bytes": 4, "offset_bytes": 4}
+    return perf_json.compulsory_bytes(shape, beta=0) / (gb_per_s * 1e9)
+
+
+def record_entries(key, family, args, noise, reference_noise):
+    matrix, backend, algorithm, precision = perf_json.split_key(key)
+    name, repetitions = gb_name(key), args.benchmark_repetitions
+    if matrix == SKIPPED_MATRIX[0]:
+        return [entry(name, i, repetitions, family, 0, iterations=0, error_occurred=True,
+                      error_message=f"skipped: {SKIPPED_MATRIX[1]}")
+                for i in range(repetitions)]
+    if key in args.wrong:
+        return [entry(name, i, repetitions, family, 0, iterations=0, error_occurred=True,
+                      error_message="wrong result: y[17] = 3.5, the reference 1.25 +- 1e-14")
+                for i in range(repetitions)]
+    _, rows, cols, nnz, source = next(m for m in MATRICES if m[0] == matrix)
+    _, _, chosen, gb_per_s, has_setup = next(
+        i for i in IMPLEMENTATIONS if i[:2] == (backend, algorithm))
+    shape = {"rows": rows, "cols": cols, "nnz": nnz, "vectors": 1,
+             "scalar_bytes": SCALAR_BYTES[precision], "ordinal_bytes": 4, "offset_bytes": 4}
+    compulsory = perf_json.compulsory_bytes(shape, beta=0)
+    seconds = compulsory / (gb_per_s * 1e9)
+    if backend == perf_json.KSPMV_BACKEND:
+        seconds *= args.plant_slowdown
+    counters = {name: float(value) for name, value in shape.items()}
+    counters.update(compulsory_bytes=float(compulsory),
+                    calls_per_batch=float(max(1, round(0.002 / seconds))),
+                    relative_error=1.2e-16)
+    if has_setup:
+        counters["setup_seconds"] = 3 * seconds
+    # Like the harness, every record but the reference's own is timed batch by batch beside the
+    # reference: the two share the repetition's noise (load), up to --reference-noise.
+    reference = next(i for i in IMPLEMENTATIONS if i[0] != perf_json.KSPMV_BACKEND)
+    paired = (backend, algorithm) != reference[:2]
+    reference_seconds = true_seconds(matrix, precision, reference[3])
+    entries = []
+    for index in range(repetitions):
+        factor = noise()
+        measured = seconds * factor
+        if paired:
+            counters["reference_seconds_per_call"] = reference_seconds * factor * reference_noise()
+        entries.append(entry(name, index, repetitions, family, measured, **counters,
+                             bytes_per_second=compulsory / measured,
+                             label=f"chosen={chosen};source={source}"))
+    return entries
+
+
+def output_path(args):
+    """Where the JSON goes, as the drivers do it; None: nowhere."""
+    if args.benchmark_out:
+        return args.benchmark_out
+    return os.path.join(args.output_dir, "run.json") if args.output_dir else None
+
+
+def benchmark_document(args, keys):
+    """The JSON a driver run of the records `keys` writes."""
+    rng = random.Random(f"{args.noise_seed}:{os.path.basename(output_path(args) or '')}")
+    run_factor = math.exp(rng.gauss(0, args.run_noise))
+
+    def noise():
+        return run_factor * math.exp(rng.gauss(0, args.noise))
+
+    def reference_noise():
+        return math.exp(rng.gauss(0, args.reference_noise))
+
+    groups = [copy_entries(args.benchmark_repetitions, noise)] if matches(args, COPY_NAME) else []
+    all_keys = record_keys(args.precision)
+    for key in keys:
+        groups.append(record_entries(key, 1 + all_keys.index(key), args, noise, reference_noise))
+    if args.benchmark_enable_random_interleaving == "true":
+        rng.shuffle(groups)  # Google Benchmark reports each record once its repetitions are done
+    benchmarks = []
+    for group in groups:
+        benchmarks += group
+        measured = [e for e in group if not e.get("error_occurred")]
+        if len(measured) > 1:
+            benchmarks += aggregates(measured)
+    return {"context": context(args), "benchmarks": benchmarks}
+
+
+def matches(args, name):
+    return re.search(args.benchmark_filter, name) is not None
+
+
+def console(document):
+    """Google Benchmark's console report, roughly: one line per entry."""
+    print(f"{'Benchmark':<70} {'Time':>14} {'Iterations':>10}")
+    for e in document["benchmarks"]:
+        if e.get("error_occurred"):
+            print(f"{e['name']:<70} ERROR OCCURRED: '{e['error_message']}'")
+        else:
+            print(f"{e['name']:<70} {e['real_time']:>11.2f} {e['time_unit']} "
+                  f"{e['iterations']:>10}")
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--suite", default="quick")
+    parser.add_argument("--precision", action="append", choices=sorted(SCALAR_BYTES))
+    parser.add_argument("--plant-slowdown", type=float, default=1.0)
+    # The environment serves commands that cannot take more flags (--driver of the perf tests).
+    parser.add_argument("--noise", type=float,
+                        default=float(os.environ.get("KSPMV_FAKE_NOISE", 0)))
+    parser.add_argument("--run-noise", type=float,
+                        default=float(os.environ.get("KSPMV_FAKE_RUN_NOISE", 0)))
+    parser.add_argument("--reference-noise", type=float,
+                        default=float(os.environ.get("KSPMV_FAKE_REFERENCE_NOISE", 0.02)))
+    parser.add_argument("--noise-seed", type=int,
+                        default=int(os.environ.get("KSPMV_FAKE_NOISE_SEED", 0)))
+    parser.add_argument("--wrong", action="append", default=[], metavar="KEY")
+    parser.add_argument("--git-commit", default="fakecommit")
+    parser.add_argument("--output-dir")
+    parser.add_argument("--benchmark_filter", default=".")
+    parser.add_argument("--benchmark_repetitions", type=int, default=3)
+    parser.add_argument("--benchmark_enable_random_interleaving", choices=("true", "false"),
+                        default="true")
+    parser.add_argument("--benchmark_out")
+    parser.add_argument("--benchmark_out_format", choices=("json",), default="json")
+    parser.add_argument("--benchmark_list_tests", choices=("true", "false"), default="false")
+    args = parser.parse_args(argv)
+    if args.suite not in ("quick", "nightly"):
+        parser.error(f"--suite is quick or nightly, not '{args.suite}'")
+    if args.plant_slowdown < 1:
+        parser.error("--plant-slowdown must be >= 1")
+    args.precision = args.precision or ["fp64", "fp32"]
+    return args
+
+
+def main(argv=None):
+    args = parse_arguments(argv)
+    keys = [k for k in record_keys(args.precision) if matches(args, gb_name(k))]
+    if args.benchmark_list_tests == "true":
+        if matches(args, COPY_NAME):
+            print(COPY_NAME)
+        for key in keys:
+            print(gb_name(key))
+        return 0
+    document = benchmark_document(args, keys)
+    output = output_path(args)
+    if output:
+        os.makedirs(os.path.dirname(output) or ".", exist_ok=True)
+        with open(output, "w", encoding="utf-8") as f:
+            json.dump(document, f, indent=2)
+    console(document)
+    return 3 if any(k in args.wrong for k in keys) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+#pragma once
+// What a benchmark program supplies to the harness: how to put a matrix on its device, which
+// implementations it times there, and a clock that brackets a batch of calls with the device's own
+// fences. Everything else (which matrices, the timing policy, correctness against the reference
+// oracle, the byte model, the report) is the harness's, so the Kokkos driver and the Kokkos-free
+// CUDA benchmark measure alike.
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kspmv/matrices/host_csr.hpp"
+
+namespace kspmv::bench {
+
+using Ordinal = std::int32_t;
+using Offset = std::int32_t;
+template <class Scalar>
+using Csr = matrices::HostCsr<Scalar, Ordinal, Offset>;
+
+// A kspmv algorithm or a baseline library's SpMV on one matrix, y = A x.
+struct Implementation {
+  std::string backend;         // kspmv, KokkosKernels, cuSPARSE
+  std::string algorithm;       // as requested
+  std::function<void()> call;  // enqueues one call; the first one may set the implementation up
+  std::function<double()> setup_seconds = [] { return NAN; };  // NaN: no separate setup
+  std::function<std::string()> chosen_algorithm;               // what the first call chose
+
+  std::string label() const { return backend + "/" + algorithm; }
+};
+
+// One matrix in one precision on the device, with x uploaded and y allocated.
+template <class Scalar>
+struct Workload {
+  std::vector<Implementation> implementations;  // in the order of Driver::implementation_labels()
+  std::function<void()> poison_y;               // fills y with NaN, synchronously
+  std::function<std::vector<Scalar>()> download_y;
+};
+
+// Runs `calls` calls back to back between two fences of the device; returns the seconds between.
+using BatchClock = std::function<double(const std::function<void()>& call, long calls)>;
+
+struct DeviceDescription {
+  std::string harness;          // kokkos, cuda
+  std::string execution_space;  // Kokkos' name of the space, or CUDA
+  std::string name;             // model, with compute capability and SMs for a GPU
+  int concurrency = 1;
+  double last_level_cache_bytes = 0;  // 0: unknown
+  std::string compiler;
+  std::string library_versions;  // e.g. "Kokkos 4.6.1, Kokkos Kernels 4.6.2"; "none"
+};
+
+class Driver {
+ public:
+  virtual ~Driver() = default;
+  virtual DeviceDescription describe() const = 0;
+  // backend/algorithm of every implementation, the same for every matrix.
+  virtual std::vector<std::string> implementation_labels() const = 0;
+  virtual BatchClock clock() const = 0;
+  // A copy of `bytes` bytes read plus written, its buffers held by the returned call: the
+  // bandwidth ceiling of the roofline.
+  virtual std::function<void()> copy_kernel(double bytes) = 0;
+  // `host` and `x` outlive the workload.
+  virtual std::unique_ptr<Workload<double>> load(const Csr<double>& host,
+                                                 const std::vector<double>& x) = 0;
+  virtual std::unique_ptr<Workload<float>> load(const Csr<float>& host,
+                                                const std::vector<float>& x) = 0;
+};
+
+}  // namespace kspmv::bench

@@ -1,0 +1,424 @@
+#include "kspmv/bench/run_suite.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kspmv/bench/byte_model.hpp"
+#include "kspmv/bench/compact_console.hpp"
+#include "kspmv/bench/host_info.hpp"
+#include "kspmv/bench/suite.hpp"
+#include "kspmv/matrices/generators.hpp"
+#include "kspmv/matrices/matrix_market.hpp"
+#include "kspmv/reference/spmv_reference.hpp"
+
+namespace kspmv::bench {
+namespace {
+
+constexpr const char* schema = "kspmv-bench/2";
+
+std::string number_text(double value) {
+  std::ostringstream text;
+  text << std::setprecision(12) << value;
+  return text.str();
+}
+
+template <class Scalar>
+std::string precision_name() {
+  return sizeof(Scalar) == 8 ? "fp64" : "fp32";
+}
+
+// The input vector: deterministic values in [-1, 1).
+template <class Scalar>
+std::vector<Scalar> input_vector(std::int64_t n) {
+  constexpr std::uint64_t x_seed = 0x5eed;
+  std::vector<Scalar> x(static_cast<std::size_t>(n));
+  for (std::int64_t j = 0; j < n; ++j) {
+    x[j] = static_cast<Scalar>(matrices::entry_value(x_seed, j, 0));
+  }
+  return x;
+}
+
+// A matrix of the suite in one precision, put on the device by the first record that needs it
+// (records of all matrices interleave, so it stays there until the run ends).
+template <class Scalar>
+class MatrixOnDevice {
+ public:
+  struct Loaded {
+    Csr<Scalar> host;
+    std::vector<Scalar> x;
+    reference::Result<Scalar> expected;
+    SpmvShape shape;
+    std::unique_ptr<Workload<Scalar>> workload;
+  };
+
+  MatrixOnDevice(MatrixSource source, Driver& driver)
+      : source_(std::move(source)), driver_(driver) {}
+
+  const MatrixSource& source() const { return source_; }
+  const std::string& skip_reason() const { return skip_reason_; }
+
+  // nullptr when the matrix cannot be measured (a complex or malformed file): see skip_reason().
+  Loaded* get() {
+    if (!attempted_) {
+      attempted_ = true;
+      try {
+        load();
+      } catch (const std::invalid_argument& e) {  // parse_error is one
+        skip_reason_ = e.what();
+        loaded_.reset();
+      }
+    }
+    return loaded_.get();
+  }
+
+ private:
+  void load() {
+    auto loaded = std::make_unique<Loaded>();
+    std::cerr << (source_.generator ? "generating " : "reading ") << source_.name << " "
+              << precision_name<Scalar>() << std::endl;
+    loaded->host = source_.generator
+                       ? matrices::generate<Scalar, Ordinal, Offset>(*source_.generator)
+                       : matrices::read_matrix_market<Scalar, Ordinal, Offset>(source_.path);
+    const auto& host = loaded->host;
+    loaded->x = input_vector<Scalar>(host.num_cols);
+    const reference::CsrArrays<Scalar, Ordinal, Offset> arrays{
+        host.num_rows, host.num_cols, host.row_map.data(), host.entries.data(), host.values.data()};
+    const reference::Block<Scalar> x{host.num_cols, 1, loaded->x};
+    const reference::Block<Scalar> y{host.num_rows, 1,
+                                     std::vector<Scalar>(static_cast<std::size_t>(host.num_rows))};
+    loaded->expected = reference::spmv(Mode::NoTranspose, Scalar(1), arrays, x, Scalar(0), y);
+    loaded->shape = SpmvShape{host.num_rows,
+                              host.num_cols,
+                              host.num_entries(),
+                              1,
+                              static_cast<std::int64_t>(sizeof(Scalar)),
+                              static_cast<std::int64_t>(sizeof(Ordinal)),
+                              static_cast<std::int64_t>(sizeof(Offset)),
+                              false};
+    loaded->workload = driver_.load(loaded->host, loaded->x);
+    loaded_ = std::move(loaded);
+  }
+
+  MatrixSource source_;
+  Driver& driver_;
+  bool attempted_ = false;
+  std::unique_ptr<Loaded> loaded_;
+  std::string skip_reason_;
+};
+
+struct Timing {
+  int batches = 5;
+  int warmup_calls = 3;
+  double min_batch_seconds = 0.002;
+  double kspmv_slowdown = 1.0;
+};
+
+// What a record learns on its first repetition and keeps for the others.
+struct RecordState {
+  bool checked = false;
+  std::string wrong_result;  // the oracle's message; empty when correct
+  double relative_error = NAN;
+  long calls_per_batch = 0;
+  long reference_calls_per_batch = 0;
+  double planted_calls = 0;  // the fraction of a call a planted slowdown carries over
+};
+
+// Calls per batch: doubled (or grown to the estimate) until a batch lasts min_seconds.
+long calibrate_batch(const BatchClock& clock, const std::function<void()>& call,
+                     double min_seconds) {
+  constexpr long max_calls = 1 << 20;
+  long calls = 1;
+  for (double seconds = clock(call, calls); seconds < min_seconds && calls < max_calls;
+       seconds = clock(call, calls)) {
+    const double wanted = 1.2 * min_seconds / std::max(seconds, 1e-9);
+    calls = std::min(max_calls, std::max(2 * calls, static_cast<long>(std::ceil(calls * wanted))));
+  }
+  return calls;
+}
+
+template <class Scalar>
+void check_first_call(Workload<Scalar>& workload, Implementation& impl,
+                      const typename MatrixOnDevice<Scalar>::Loaded& loaded, RecordState& record) {
+  workload.poison_y();
+  impl.call();
+  const reference::Block<Scalar> got{loaded.host.num_rows, 1, workload.download_y()};
+  record.relative_error = reference::relative_error(loaded.expected, got);
+  record.wrong_result = reference::compare(loaded.expected, got);
+  record.checked = true;
+}
+
+struct Suite {
+  Driver& driver;
+  Timing timing;
+  std::vector<std::string> labels;
+  std::optional<std::size_t> reference_index;  // the first baseline's label, if any
+  int wrong_results = 0;
+};
+
+template <class Scalar>
+void measure_record(benchmark::State& state, Suite& suite, MatrixOnDevice<Scalar>& matrix,
+                    std::size_t index, const std::string& name, RecordState& record) {
+  auto* loaded = matrix.get();
+  if (loaded == nullptr) {
+    state.SkipWithError(("skipped: " + matrix.skip_reason()).c_str());
+    return;
+  }
+  Implementation& impl = loaded->workload->implementations.at(index);
+  const BatchClock clock = suite.driver.clock();
+  if (!record.checked) {
+    check_first_call(*loaded->workload, impl, *loaded, record);
+    if (!record.wrong_result.empty()) {
+      ++suite.wrong_results;
+      std::cerr << "WRONG RESULT " << name << ": " << record.wrong_result << std::endl;
+    } else {
+      record.calls_per_batch = calibrate_batch(clock, impl.call, suite.timing.min_batch_seconds);
+    }
+  }
+  if (!record.wrong_result.empty()) {
+    state.SkipWithError(("wrong result: " + record.wrong_result).c_str());
+    return;
+  }
+
+  // The reference (the driver's first baseline) runs batch by batch with the record, in ABBA
+  // order, so that the ratio of the two sees the same machine: load from other work, clock changes
+  // and the operands' placement in memory cancel in it.
+  Implementation* reference = nullptr;
+  if (suite.reference_index && *suite.reference_index != index) {
+    reference = &loaded->workload->implementations.at(*suite.reference_index);
+    if (record.reference_calls_per_batch == 0) {
+      reference->call();  // its setup, when its own record has not run yet
+      record.reference_calls_per_batch =
+          calibrate_batch(clock, reference->call, suite.timing.min_batch_seconds);
+    }
+    clock(reference->call, suite.timing.warmup_calls);
+  }
+  const double slowdown = impl.backend == "kspmv" ? suite.timing.kspmv_slowdown : 1.0;
+  // A planted slowdown runs slowdown * calls_per_batch calls a batch on average: whole calls,
+  // the fraction carried to the next batch, so that a batch of one long call is slowed too.
+  const auto planted_calls = [&] {
+    record.planted_calls += static_cast<double>(record.calls_per_batch) * slowdown;
+    const auto calls = static_cast<long>(record.planted_calls);
+    record.planted_calls -= static_cast<double>(calls);
+    return calls;
+  };
+  const auto per_call = [&](const Implementation& timed, long calls, long counted) {
+    return clock(timed.call, calls) / static_cast<double>(counted);
+  };
+  clock(impl.call, suite.timing.warmup_calls);
+  double reference_seconds = 0;
+  bool reference_first = false;
+  for (auto _ : state) {
+    if (reference && reference_first) {
+      reference_seconds +=
+          per_call(*reference, record.reference_calls_per_batch, record.reference_calls_per_batch);
+    }
+    state.SetIterationTime(per_call(impl, planted_calls(), record.calls_per_batch));
+    if (reference && !reference_first) {
+      reference_seconds +=
+          per_call(*reference, record.reference_calls_per_batch, record.reference_calls_per_batch);
+    }
+    reference_first = !reference_first;
+  }
+
+  const SpmvShape& shape = loaded->shape;
+  state.counters["rows"] = static_cast<double>(shape.rows);
+  state.counters["cols"] = static_cast<double>(shape.cols);
+  state.counters["nnz"] = static_cast<double>(shape.nnz);
+  state.counters["vectors"] = static_cast<double>(shape.vectors);
+  state.counters["scalar_bytes"] = static_cast<double>(shape.scalar_bytes);
+  state.counters["ordinal_bytes"] = static_cast<double>(shape.ordinal_bytes);
+  state.counters["offset_bytes"] = static_cast<double>(shape.offset_bytes);
+  state.counters["compulsory_bytes"] = compulsory_bytes(shape);
+  state.counters["calls_per_batch"] = static_cast<double>(record.calls_per_batch);
+  if (reference) {
+    state.counters["reference_seconds_per_call"] =
+        reference_seconds / static_cast<double>(state.iterations());
+  }
+  state.counters["relative_error"] = record.relative_error;
+  const double setup = impl.setup_seconds();
+  if (!std::isnan(setup)) state.counters["setup_seconds"] = setup;
+  state.SetBytesProcessed(
+      static_cast<std::int64_t>(compulsory_bytes(shape) * static_cast<double>(state.iterations())));
+  state.SetLabel("chosen=" + impl.chosen_algorithm() + ";source=" +
+                 (matrix.source().generator ? std::string("generated") : matrix.source().path));
+}
+
+template <class Scalar>
+void register_matrix(Suite& suite, const MatrixSource& source) {
+  auto matrix = std::make_shared<MatrixOnDevice<Scalar>>(source, suite.driver);
+  for (std::size_t i = 0; i < suite.labels.size(); ++i) {
+    const std::string name = source.name + "/" + suite.labels[i] + "/" + precision_name<Scalar>();
+    auto record = std::make_shared<RecordState>();
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [&suite, matrix, i, name, record](benchmark::State& state) {
+                                   measure_record(state, suite, *matrix, i, name, *record);
+                                 })
+        ->Iterations(suite.timing.batches)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
+
+// The roofline's ceiling, measured in the same run on the same device: a large copy, bytes read
+// plus written per second. Other work only ever slows a copy down, so the ceiling is the fastest
+// single copy (best_seconds): on a shared 2-core machine the median of 15 copies varied by 40%
+// over six runs, the fastest by 5%.
+void register_copy_bandwidth(Suite& suite, double bytes) {
+  auto copy = std::make_shared<std::function<void()>>();
+  benchmark::RegisterBenchmark("copy_bandwidth",
+                               [&suite, copy, bytes](benchmark::State& state) {
+                                 if (!*copy) *copy = suite.driver.copy_kernel(bytes);
+                                 const BatchClock clock = suite.driver.clock();
+                                 clock(*copy, 1);
+                                 double best = std::numeric_limits<double>::infinity();
+                                 for (auto _ : state) {
+                                   const double seconds = clock(*copy, 1);
+                                   best = std::min(best, seconds);
+                                   state.SetIterationTime(seconds);
+                                 }
+                                 state.counters["bytes_per_copy"] = bytes;
+                                 state.counters["best_seconds"] = best;
+                                 state.SetBytesProcessed(static_cast<std::int64_t>(
+                                     bytes * static_cast<double>(state.iterations())));
+                               })
+      ->Iterations(15)
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
+void add_context(const Options& options, const DeviceDescription& device, int argc, char** argv) {
+  std::string command;
+  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  const std::pair<const char*, std::string> entries[] = {
+      {"kspmv_schema", schema},
+      {"suite", options.suite},
+      {"harness", device.harness},
+      {"execution_space", device.execution_space},
+      {"device_name", device.name},
+      {"concurrency", std::to_string(device.concurrency)},
+      {"last_level_cache_bytes", number_text(device.last_level_cache_bytes)},
+      {"compiler", device.compiler},
+      {"kokkos_version", device.library_versions},
+      {"git_commit", options.git_commit.empty() ? KSPMV_BENCH_GIT_COMMIT : options.git_commit},
+      {"scale", number_text(options.scale)},
+      {"alpha", "1"},
+      {"beta", "0"},
+      {"plant_slowdown", number_text(options.plant_slowdown)},
+      {"command_line", command},
+      {"started_utc", utc_now()},
+  };
+  for (const auto& [key, value] : entries) benchmark::AddCustomContext(key, value);
+}
+
+// Google Benchmark's arguments: the suite's defaults first, so that flags given later win.
+std::vector<std::string> benchmark_arguments(const CommandLine& command_line,
+                                             const std::string& program) {
+  const Options& options = command_line.options;
+  std::vector<std::string> args{program,
+                                "--benchmark_repetitions=" + std::to_string(options.repetitions),
+                                "--benchmark_enable_random_interleaving=true"};
+  if (!options.output_dir.empty()) {
+    std::filesystem::create_directories(options.output_dir);
+    args.push_back("--benchmark_out=" + options.output_dir + "/run.json");
+    args.push_back("--benchmark_out_format=json");
+  }
+  for (const auto& arg : command_line.passthrough) {
+    if (arg.rfind("--benchmark_", 0) == 0) args.push_back(arg);
+  }
+  return args;
+}
+
+// Whether the display is Google Benchmark's console format (the default), which the compact
+// reporter replaces; other formats (--benchmark_format=json, csv) stay Google Benchmark's own.
+bool console_output(const CommandLine& command_line) {
+  bool console = true;
+  for (const auto& arg : command_line.passthrough) {
+    if (arg.rfind("--benchmark_format=", 0) == 0) console = arg == "--benchmark_format=console";
+  }
+  return console;
+}
+
+}  // namespace
+
+std::optional<int> parse_or_explain(int argc, char** argv, CommandLine& command_line) {
+  const std::string program = std::filesystem::path(argv[0]).filename().string();
+  try {
+    command_line = parse_command_line(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << program << ": " << e.what() << "\n";
+    return 2;
+  }
+  if (command_line.help) {
+    std::cout << usage(program);
+    return 0;
+  }
+  return std::nullopt;
+}
+
+int run_suite(const CommandLine& command_line, Driver& driver, int argc, char** argv) {
+  const Options& options = command_line.options;
+  auto args = benchmark_arguments(command_line, argv[0]);
+  std::vector<char*> pointers;
+  for (auto& arg : args) pointers.push_back(arg.data());
+  int count = static_cast<int>(pointers.size());
+  benchmark::Initialize(&count, pointers.data());
+  if (benchmark::ReportUnrecognizedArguments(count, pointers.data())) return 2;
+
+  std::vector<MatrixSource> sources;
+  try {
+    sources = suite_matrices(options);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << argv[0] << ": " << e.what() << "\n";
+    return 2;
+  }
+  const DeviceDescription device = driver.describe();
+  add_context(options, device, argc, argv);
+  Suite suite{
+      driver,
+      {options.batches, options.warmup_calls, options.min_batch_seconds, options.plant_slowdown},
+      driver.implementation_labels(),
+      std::nullopt};
+  for (std::size_t i = 0; i < suite.labels.size() && !suite.reference_index; ++i) {
+    if (suite.labels[i].rfind("kspmv/", 0) != 0) suite.reference_index = i;
+  }
+  benchmark::AddCustomContext("reference",
+                              suite.reference_index ? suite.labels[*suite.reference_index] : "");
+  register_copy_bandwidth(suite, options.copy_bytes);
+  for (const auto& source : sources) {
+    for (const auto& precision : options.precisions) {
+      if (precision == "fp64") {
+        register_matrix<double>(suite, source);
+      } else {
+        register_matrix<float>(suite, source);
+      }
+    }
+  }
+  std::cerr << "kspmv suite '" << options.suite << "' on " << device.name << " ("
+            << device.execution_space << ")" << std::endl;
+  if (console_output(command_line)) {
+    CompactConsoleReporter console;
+    benchmark::RunSpecifiedBenchmarks(&console);
+  } else {
+    benchmark::RunSpecifiedBenchmarks();
+  }
+  benchmark::Shutdown();
+  benchmark::ClearRegisteredBenchmarks();  // the workloads go before the device does
+  if (suite.wrong_results > 0) {
+    std::cerr << suite.wrong_results << " implementation(s) computed a wrong result\n";
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace kspmv::bench
