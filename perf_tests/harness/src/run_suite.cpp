@@ -166,72 +166,54 @@ struct Suite {
   int wrong_results = 0;
 };
 
-template <class Scalar>
-void measure_record(benchmark::State& state, Suite& suite, MatrixOnDevice<Scalar>& matrix,
-                    std::size_t index, const std::string& name, RecordState& record) {
-  auto* loaded = matrix.get();
-  if (loaded == nullptr) {
-    state.SkipWithError(("skipped: " + matrix.skip_reason()).c_str());
-    return;
+// Batches of back-to-back calls of one implementation, timed per call. A planted slowdown runs
+// slowdown * counted calls a batch on average: whole calls, the fraction carried to the next batch,
+// so that a batch of one long call is slowed too.
+class Batches {
+ public:
+  Batches(const BatchClock& clock, const Implementation& timed, long counted, double slowdown,
+          double& carried)
+      : clock_(clock), timed_(timed), counted_(counted), slowdown_(slowdown), carried_(carried) {}
+
+  double seconds_per_call() {
+    carried_ += static_cast<double>(counted_) * slowdown_;
+    const auto calls = static_cast<long>(carried_);
+    carried_ -= static_cast<double>(calls);
+    return clock_(timed_.call, calls) / static_cast<double>(counted_);
   }
-  Implementation& impl = loaded->workload->implementations.at(index);
-  const BatchClock clock = suite.driver.clock();
+
+ private:
+  const BatchClock& clock_;
+  const Implementation& timed_;
+  long counted_;
+  double slowdown_;
+  double& carried_;
+};
+
+// The first call of a record: checked against the oracle and, when right, the batch size chosen.
+// False when the record cannot be timed (state skipped with the reason).
+template <class Scalar>
+bool ready(benchmark::State& state, Suite& suite, typename MatrixOnDevice<Scalar>::Loaded& loaded,
+           Implementation& impl, const std::string& name, RecordState& record) {
   if (!record.checked) {
-    check_first_call(*loaded->workload, impl, *loaded, record);
+    check_first_call(*loaded.workload, impl, loaded, record);
     if (!record.wrong_result.empty()) {
       ++suite.wrong_results;
       std::cerr << "WRONG RESULT " << name << ": " << record.wrong_result << std::endl;
     } else {
-      record.calls_per_batch = calibrate_batch(clock, impl.call, suite.timing.min_batch_seconds);
+      record.calls_per_batch =
+          calibrate_batch(suite.driver.clock(), impl.call, suite.timing.min_batch_seconds);
     }
   }
   if (!record.wrong_result.empty()) {
     state.SkipWithError(("wrong result: " + record.wrong_result).c_str());
-    return;
+    return false;
   }
+  return true;
+}
 
-  // The reference (the driver's first baseline) runs batch by batch with the record, in ABBA
-  // order, so that the ratio of the two sees the same machine: load from other work, clock changes
-  // and the operands' placement in memory cancel in it.
-  Implementation* reference = nullptr;
-  if (suite.reference_index && *suite.reference_index != index) {
-    reference = &loaded->workload->implementations.at(*suite.reference_index);
-    if (record.reference_calls_per_batch == 0) {
-      reference->call();  // its setup, when its own record has not run yet
-      record.reference_calls_per_batch =
-          calibrate_batch(clock, reference->call, suite.timing.min_batch_seconds);
-    }
-    clock(reference->call, suite.timing.warmup_calls);
-  }
-  const double slowdown = impl.backend == "kspmv" ? suite.timing.kspmv_slowdown : 1.0;
-  // A planted slowdown runs slowdown * calls_per_batch calls a batch on average: whole calls,
-  // the fraction carried to the next batch, so that a batch of one long call is slowed too.
-  const auto planted_calls = [&] {
-    record.planted_calls += static_cast<double>(record.calls_per_batch) * slowdown;
-    const auto calls = static_cast<long>(record.planted_calls);
-    record.planted_calls -= static_cast<double>(calls);
-    return calls;
-  };
-  const auto per_call = [&](const Implementation& timed, long calls, long counted) {
-    return clock(timed.call, calls) / static_cast<double>(counted);
-  };
-  clock(impl.call, suite.timing.warmup_calls);
-  double reference_seconds = 0;
-  bool reference_first = false;
-  for (auto _ : state) {
-    if (reference && reference_first) {
-      reference_seconds +=
-          per_call(*reference, record.reference_calls_per_batch, record.reference_calls_per_batch);
-    }
-    state.SetIterationTime(per_call(impl, planted_calls(), record.calls_per_batch));
-    if (reference && !reference_first) {
-      reference_seconds +=
-          per_call(*reference, record.reference_calls_per_batch, record.reference_calls_per_batch);
-    }
-    reference_first = !reference_first;
-  }
-
-  const SpmvShape& shape = loaded->shape;
+void report_counters(benchmark::State& state, const SpmvShape& shape, const RecordState& record,
+                     double setup_seconds, double reference_seconds_per_call) {
   state.counters["rows"] = static_cast<double>(shape.rows);
   state.counters["cols"] = static_cast<double>(shape.cols);
   state.counters["nnz"] = static_cast<double>(shape.nnz);
@@ -241,15 +223,58 @@ void measure_record(benchmark::State& state, Suite& suite, MatrixOnDevice<Scalar
   state.counters["offset_bytes"] = static_cast<double>(shape.offset_bytes);
   state.counters["compulsory_bytes"] = compulsory_bytes(shape);
   state.counters["calls_per_batch"] = static_cast<double>(record.calls_per_batch);
-  if (reference) {
-    state.counters["reference_seconds_per_call"] =
-        reference_seconds / static_cast<double>(state.iterations());
-  }
   state.counters["relative_error"] = record.relative_error;
-  const double setup = impl.setup_seconds();
-  if (!std::isnan(setup)) state.counters["setup_seconds"] = setup;
+  if (!std::isnan(setup_seconds)) state.counters["setup_seconds"] = setup_seconds;
+  if (!std::isnan(reference_seconds_per_call)) {
+    state.counters["reference_seconds_per_call"] = reference_seconds_per_call;
+  }
   state.SetBytesProcessed(
       static_cast<std::int64_t>(compulsory_bytes(shape) * static_cast<double>(state.iterations())));
+}
+
+template <class Scalar>
+void measure_record(benchmark::State& state, Suite& suite, MatrixOnDevice<Scalar>& matrix,
+                    std::size_t index, const std::string& name, RecordState& record) {
+  auto* loaded = matrix.get();
+  if (loaded == nullptr) {
+    state.SkipWithError(("skipped: " + matrix.skip_reason()).c_str());
+    return;
+  }
+  auto& implementations = loaded->workload->implementations;
+  Implementation& impl = implementations.at(index);
+  if (!ready<Scalar>(state, suite, *loaded, impl, name, record)) return;
+
+  const BatchClock clock = suite.driver.clock();
+  const double slowdown = impl.backend == "kspmv" ? suite.timing.kspmv_slowdown : 1.0;
+  Batches batches(clock, impl, record.calls_per_batch, slowdown, record.planted_calls);
+  clock(impl.call, suite.timing.warmup_calls);
+  // The reference (the driver's first baseline) runs batch by batch with the record, in ABBA
+  // order, so that the ratio of the two sees the same machine: load from other work, clock changes
+  // and the operands' placement in memory cancel in it.
+  std::optional<Batches> reference;
+  double no_carry = 0;
+  if (suite.reference_index && *suite.reference_index != index) {
+    Implementation& timed = implementations.at(*suite.reference_index);
+    if (record.reference_calls_per_batch == 0) {
+      timed.call();  // its setup, when its own record has not run yet
+      record.reference_calls_per_batch =
+          calibrate_batch(clock, timed.call, suite.timing.min_batch_seconds);
+    }
+    clock(timed.call, suite.timing.warmup_calls);
+    reference.emplace(clock, timed, record.reference_calls_per_batch, 1.0, no_carry);
+  }
+
+  double reference_seconds = 0;
+  bool reference_first = false;
+  for (auto _ : state) {
+    if (reference && reference_first) reference_seconds += reference->seconds_per_call();
+    state.SetIterationTime(batches.seconds_per_call());
+    if (reference && !reference_first) reference_seconds += reference->seconds_per_call();
+    reference_first = !reference_first;
+  }
+
+  report_counters(state, loaded->shape, record, impl.setup_seconds(),
+                  reference ? reference_seconds / static_cast<double>(state.iterations()) : NAN);
   state.SetLabel("chosen=" + impl.chosen_algorithm() + ";source=" +
                  (matrix.source().generator ? std::string("generated") : matrix.source().path));
 }
