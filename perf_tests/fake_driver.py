@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in for kspmv_perf and kspmv_cuda_bench in the tests of the gate, the JSON reader and the
 charts: the part of the drivers' command line those use, and their Google Benchmark JSON, for
-three matrices x {kspmv/Auto, kspmv/Vector, KokkosKernels/native} x {fp64, fp32} (and a complex
+three matrices x {kspmv/Auto, kspmv/Vector, KokkosKernels/native} x {fp64, fp32}, operation N (and a complex
 file that every record skips). It measures nothing: each record has a true time per call, scaled
 by seeded lognormal noise and by --plant-slowdown for kspmv's records.
 
@@ -49,6 +49,7 @@ IMPLEMENTATIONS = [
     ("KokkosKernels", "native", "native", 11.0, False),
 ]
 SCALAR_BYTES = {"fp64": 8, "fp32": 4}
+OPERATION = "N"  # the drivers measure more operations; the gate's tests need one
 BATCHES = 5
 COPY_BYTES = 256 * 2**20
 COPY_GB_PER_S = 20.0
@@ -66,7 +67,7 @@ def record_keys(precisions):
     for matrix, *_ in MATRICES + [SKIPPED_MATRIX]:
         for precision in precisions:
             for backend, algorithm, *_ in IMPLEMENTATIONS:
-                keys.append(f"{matrix}/{backend}/{algorithm}/{precision}")
+                keys.append(f"{matrix}/{backend}/{algorithm}/{precision}/{OPERATION}")
     return keys
 
 
@@ -76,9 +77,8 @@ def context(args):
         "execution_space": "Serial", "device_name": "fake CPU", "concurrency": "1",
         "last_level_cache_bytes": str(LAST_LEVEL_CACHE_BYTES), "compiler": "fake 1.0",
         "kokkos_version": "Kokkos 4.6.1, Kokkos Kernels 4.6.2", "git_commit": args.git_commit,
-        "scale": "0.002", "alpha": "1", "beta": "0", "plant_slowdown": repr(args.plant_slowdown),
+        "scale": "0.002", "alpha": "1", "plant_slowdown": repr(args.plant_slowdown),
         "command_line": " ".join(sys.argv), "started_utc": "2026-11-24T00:00:00Z",
-        "reference": "KokkosKernels/native",
     }
     return {"date": "2026-11-24T00:00:00+00:00", "host_name": "fake", "executable": sys.argv[0],
             "num_cpus": 2, "mhz_per_cpu": 2800, "cpu_scaling_enabled": False,
@@ -122,13 +122,13 @@ def copy_entries(repetitions, noise):
 
 def true_seconds(matrix, precision, gb_per_s):
     _, rows, cols, nnz, _ = next(m for m in MATRICES if m[0] == matrix)
-    shape = {"rows": rows, "cols": cols, "nnz": nnz, "vectors": 1,
+    shape = {"rows": rows, "cols": cols, "nnz": nnz, "vectors": 1, "transposed": 0,
              "scalar_bytes": SCALAR_BYTES[precision], "ordinal_bytes": 4, "offset_bytes": 4}
     return perf_json.compulsory_bytes(shape, beta=0) / (gb_per_s * 1e9)
 
 
 def record_entries(key, family, args, noise, reference_noise):
-    matrix, backend, algorithm, precision = perf_json.split_key(key)
+    matrix, backend, algorithm, precision, _ = perf_json.split_key(key)
     name, repetitions = gb_name(key), args.benchmark_repetitions
     if matrix == SKIPPED_MATRIX[0]:
         return [entry(name, i, repetitions, family, 0, iterations=0, error_occurred=True,
@@ -141,7 +141,7 @@ def record_entries(key, family, args, noise, reference_noise):
     _, rows, cols, nnz, source = next(m for m in MATRICES if m[0] == matrix)
     _, _, chosen, gb_per_s, has_setup = next(
         i for i in IMPLEMENTATIONS if i[:2] == (backend, algorithm))
-    shape = {"rows": rows, "cols": cols, "nnz": nnz, "vectors": 1,
+    shape = {"rows": rows, "cols": cols, "nnz": nnz, "vectors": 1, "transposed": 0,
              "scalar_bytes": SCALAR_BYTES[precision], "ordinal_bytes": 4, "offset_bytes": 4}
     compulsory = perf_json.compulsory_bytes(shape, beta=0)
     seconds = compulsory / (gb_per_s * 1e9)
@@ -150,7 +150,7 @@ def record_entries(key, family, args, noise, reference_noise):
     counters = {name: float(value) for name, value in shape.items()}
     counters.update(compulsory_bytes=float(compulsory),
                     calls_per_batch=float(max(1, round(0.002 / seconds))),
-                    relative_error=1.2e-16)
+                    relative_error=1.2e-16, beta=0.0, handle=1.0)
     if has_setup:
         counters["setup_seconds"] = 3 * seconds
     # Like the harness, every record but the reference's own is timed batch by batch beside the
@@ -166,7 +166,8 @@ def record_entries(key, family, args, noise, reference_noise):
             counters["reference_seconds_per_call"] = reference_seconds * factor * reference_noise()
         entries.append(entry(name, index, repetitions, family, measured, **counters,
                              bytes_per_second=compulsory / measured,
-                             label=f"chosen={chosen};source={source}"))
+                             label=f"chosen={chosen};source={source};reference="
+                                   f"{reference[0] + '/' + reference[1] if paired else ''}"))
     return entries
 
 

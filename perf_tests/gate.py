@@ -77,8 +77,9 @@ class Judgement:
 
 
 def implementation_of(key):
-    _, backend, algorithm, _ = perf_json.split_key(key)
-    return f"{backend}/{algorithm}"
+    """backend/algorithm and the operation: the group an aggregate is over."""
+    _, backend, algorithm, _, operation = perf_json.split_key(key)
+    return f"{backend}/{algorithm} {operation}"
 
 
 def percentile_interval(samples, confidence):

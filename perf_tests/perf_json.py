@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reads and checks what kspmv_perf and kspmv_cuda_bench write: Google Benchmark's JSON with the
-suite's own context keys (kspmv_schema "kspmv-bench/2", documented in README.md).
+suite's own context keys (kspmv_schema "kspmv-bench/3", documented in README.md).
 
 load_run(path) turns a file into one run: the context, the copy-bandwidth ceiling and one record
 per matrix/backend/algorithm/precision with the derived figures (median time per call over the
@@ -18,7 +18,7 @@ import re
 import statistics
 import sys
 
-SCHEMA = "kspmv-bench/2"
+SCHEMA = "kspmv-bench/3"
 COPY_BANDWIDTH = "copy_bandwidth"
 PRECISIONS = ("fp64", "fp32")
 KSPMV_BACKEND = "kspmv"  # every other backend is a baseline
@@ -27,9 +27,9 @@ KSPMV_BACKEND = "kspmv"  # every other backend is a baseline
 # the numeric ones into numbers.
 CONTEXT_KEYS = ("kspmv_schema", "suite", "harness", "execution_space", "device_name",
                 "concurrency", "last_level_cache_bytes", "compiler", "kokkos_version",
-                "git_commit", "scale", "alpha", "beta", "plant_slowdown", "command_line",
-                "started_utc", "reference")
-SHAPE_COUNTERS = ("rows", "cols", "nnz", "vectors", "scalar_bytes", "ordinal_bytes",
+                "git_commit", "scale", "alpha", "plant_slowdown", "command_line", "started_utc")
+OPERATION = re.compile(r"[NTCH](_beta1|_beta)?(_nohandle)?")
+SHAPE_COUNTERS = ("rows", "cols", "nnz", "vectors", "transposed", "scalar_bytes", "ordinal_bytes",
                   "offset_bytes", "compulsory_bytes")
 SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
@@ -54,21 +54,28 @@ def record_name(benchmark_name):
 
 
 def split_key(key, where="name"):
-    """(matrix, backend, algorithm, precision); a file's matrix name may hold a slash."""
-    parts = key.rsplit("/", 3)
-    if len(parts) != 4 or not all(parts):
-        raise SchemaError(f"{where}: {key!r} is not matrix/backend/algorithm/precision")
+    """(matrix, backend, algorithm, precision, operation); a file's matrix name may hold a
+    slash."""
+    parts = key.rsplit("/", 4)
+    if len(parts) != 5 or not all(parts):
+        raise SchemaError(f"{where}: {key!r} is not matrix/backend/algorithm/precision/operation")
     if parts[3] not in PRECISIONS:
         raise SchemaError(f"{where}: precision {parts[3]!r} is not one of {PRECISIONS}")
+    if not OPERATION.fullmatch(parts[4]):
+        raise SchemaError(f"{where}: operation {parts[4]!r} is not a mode N, T, C or H with "
+                          f"optional _beta1/_beta and _nohandle")
     return tuple(parts)
 
 
 def compulsory_bytes(shape, beta):
-    """DESIGN.md's byte model: the matrix, x once, y once (twice when beta != 0)."""
+    """DESIGN.md's byte model: the matrix, x once, y once (twice when beta != 0); x and y trade
+    lengths for the transposed modes."""
     s, k = shape["scalar_bytes"], shape["vectors"]
+    rows, cols = shape["rows"], shape["cols"]
+    x_length, y_length = (rows, cols) if shape.get("transposed") else (cols, rows)
     return (shape["nnz"] * (s + shape["ordinal_bytes"])
             + (shape["rows"] + 1) * shape["offset_bytes"]
-            + k * shape["cols"] * s + k * shape["rows"] * s * (2 if beta != 0 else 1))
+            + k * x_length * s + k * y_length * s * (2 if beta != 0 else 1))
 
 
 def _parse_number(text, where, integer=False):
@@ -195,18 +202,19 @@ def _label(entry, where):
     return fields
 
 
-def _shape(where, entry, beta):
+def _shape(where, entry):
     shape = {name: _numeric(entry, name, where, integer=True) for name in SHAPE_COUNTERS}
+    beta = _numeric(entry, "beta", where)
     if shape["compulsory_bytes"] != compulsory_bytes(shape, beta):
         raise SchemaError(f"{where}.compulsory_bytes: {shape['compulsory_bytes']} is not the "
                           f"byte model's {compulsory_bytes(shape, beta)}")
     return shape
 
 
-def _record(key, repetitions, beta, ceiling, last_level_cache_bytes):
+def _record(key, repetitions, ceiling, last_level_cache_bytes):
     """One record from its repetitions, with the figures that follow from its median time and the
     byte model; None for the figures a wrong record does not have."""
-    matrix, backend, algorithm, precision = split_key(key, repetitions[0][0] + ".name")
+    matrix, backend, algorithm, precision, operation = split_key(key, repetitions[0][0] + ".name")
     shape, details, times, errors = dict.fromkeys(SHAPE_COUNTERS), None, [], []
     relative = []  # per repetition: time per call over the reference's, batch by batch
     for where, entry in repetitions:
@@ -214,12 +222,15 @@ def _record(key, repetitions, beta, ceiling, last_level_cache_bytes):
         if message is not None:
             errors.append(message)  # a wrong result, or any other failure that is not a skip
             continue
-        measured_shape = _shape(where, entry, beta)
+        measured_shape = _shape(where, entry)
         if details and measured_shape != shape:
             raise SchemaError(f"{where}: the matrix shape differs between repetitions of {key}")
         label = _label(entry, where)
         repetition_details = {
             "source": label["source"], "chosen_algorithm": label["chosen"],
+            "reference": label.get("reference") or None,
+            "beta": _numeric(entry, "beta", where),
+            "handle": bool(_numeric(entry, "handle", where, integer=True)),
             "setup_seconds": _numeric(entry, "setup_seconds", where, optional=True),
             "calls_per_batch": _numeric(entry, "calls_per_batch", where, integer=True),
             "relative_error": _numeric(entry, "relative_error", where)}
@@ -231,8 +242,9 @@ def _record(key, repetitions, beta, ceiling, last_level_cache_bytes):
                 raise SchemaError(f"{where}.reference_seconds_per_call: {reference!r} is not "
                                   f"positive")
             relative.append(times[-1] / reference)
-    details = details or dict.fromkeys(("source", "chosen_algorithm", "setup_seconds",
-                                        "calls_per_batch", "relative_error"))
+    details = details or dict.fromkeys(("source", "chosen_algorithm", "reference", "beta",
+                                        "handle", "setup_seconds", "calls_per_batch",
+                                        "relative_error"))
     seconds = None if errors else statistics.median(times)
     flops = 2 * shape["nnz"] * shape["vectors"] if shape["nnz"] is not None else None
     moved = shape["compulsory_bytes"]
@@ -240,7 +252,8 @@ def _record(key, repetitions, beta, ceiling, last_level_cache_bytes):
     return {
         "key": key, "matrix": matrix, "source": details["source"], "backend": backend,
         "algorithm": algorithm, "chosen_algorithm": details["chosen_algorithm"],
-        "precision": precision,
+        "precision": precision, "operation": operation, "mode": operation[0],
+        "beta": details["beta"], "handle": details["handle"], "reference": details["reference"],
         **{name: shape[name] for name in SHAPE_COUNTERS if name != "compulsory_bytes"},
         "setup_seconds": details["setup_seconds"],
         "seconds_per_call": seconds,
@@ -262,15 +275,20 @@ def _record(key, repetitions, beta, ceiling, last_level_cache_bytes):
 
 
 def _speedups(records):
-    """speedup_vs: each baseline's time on the same matrix and precision over this record's."""
+    """speedup_vs: each baseline's time of the same operation on the same matrix and precision
+    over this record's."""
     baselines = {}
+
+    def group(r):
+        return r["matrix"], r["precision"], r["operation"]
+
     for r in records:
         if r["backend"] != KSPMV_BACKEND and r["seconds_per_call"]:
-            baselines.setdefault((r["matrix"], r["precision"]), []).append(r)
+            baselines.setdefault(group(r), []).append(r)
     for r in records:
         r["speedup_vs"] = {
             f"{b['backend']}/{b['algorithm']}": b["seconds_per_call"] / r["seconds_per_call"]
-            for b in baselines.get((r["matrix"], r["precision"]), [])
+            for b in baselines.get(group(r), [])
             if b is not r and r["seconds_per_call"]}
 
 
@@ -281,7 +299,6 @@ def parse(document):
         raise SchemaError("not Google Benchmark JSON: an object with 'context' and 'benchmarks' "
                           "expected")
     context = _context(document)
-    beta = _parse_number(context["beta"], "context.beta")
     last_level_cache_bytes = _parse_number(context["last_level_cache_bytes"],
                                            "context.last_level_cache_bytes", integer=True)
     repetitions = _repetitions(document)
@@ -296,7 +313,7 @@ def parse(document):
             if {"matrix": matrix, "reason": reason} not in skipped:
                 skipped.append({"matrix": matrix, "reason": reason})
             continue
-        records.append(_record(key, entries, beta, bandwidth and bandwidth["gb_per_s"],
+        records.append(_record(key, entries, bandwidth and bandwidth["gb_per_s"],
                                last_level_cache_bytes))
     _speedups(records)
     return {
@@ -314,9 +331,8 @@ def parse(document):
         "kokkos_version": context["kokkos_version"],
         "git_commit": context["git_commit"],
         "command_line": context["command_line"],
-        "reference": context["reference"],
         "parameters": {name: _parse_number(context[name], f"context.{name}")
-                       for name in ("scale", "alpha", "beta", "plant_slowdown")},
+                       for name in ("scale", "alpha", "plant_slowdown")},
         "bandwidth": bandwidth,
         "records": records,
         "skipped": skipped,

@@ -95,15 +95,24 @@ class DriverOutputTest(unittest.TestCase):
                          ("quick", COMMIT, []))
         self.assertIn(run_["harness"], ("kokkos", "cuda"))
         self.assertGreater(run_["bandwidth"]["gb_per_s"], 0)
+        # A baseline library may be wrong where kspmv is not (Kokkos Kernels 3.4's "T" with beta
+        # 0 keeps the NaN y held before the call): the driver reports it and carries on.
+        correct_baselines = {(r["matrix"], r["precision"], r["operation"]) for r in run_["records"]
+                             if r["backend"] != perf_json.KSPMV_BACKEND and r["correct"]}
+        wrong_baselines = [r["key"] for r in run_["records"] if not r["correct"]]
         for r in run_["records"]:
+            if r["backend"] != perf_json.KSPMV_BACKEND and not r["correct"]:
+                continue
             self.assertTrue(r["correct"], f"{r['key']}: {r['error_detail']}")
             self.assertTrue(math.isfinite(r["relative_error"]), r["key"])
             self.assertEqual(len(r["repetition_seconds_per_call"]), 2, r["key"])
             self.assertEqual(r["source"], "generated")
-            if r["backend"] == perf_json.KSPMV_BACKEND:
-                self.assertTrue(r["speedup_vs"], f"{r['key']}: no baseline on its matrix")
-        print(f"driver: run.json valid {perf_json.SCHEMA}, {len(keys)} records, all correct, "
-              f"2 repetitions each, speedups over the baselines")
+            if (r["backend"] == perf_json.KSPMV_BACKEND
+                    and (r["matrix"], r["precision"], r["operation"]) in correct_baselines):
+                self.assertTrue(r["speedup_vs"], f"{r['key']}: no speedup over its baselines")
+        print(f"driver: run.json valid {perf_json.SCHEMA}, {len(keys)} records, every kspmv record "
+              f"correct, 2 repetitions each, speedups over the correct baselines; baselines "
+              f"wrong: {wrong_baselines or 'none'}")
 
     def test_google_benchmark_json_as_documented(self):
         with open(self.json_path, encoding="utf-8") as f:

@@ -25,7 +25,7 @@ import perf_json  # noqa: E402
 
 MATRICES = [f"matrix{i}" for i in range(6)]
 IMPLEMENTATIONS = ["kspmv/Auto", "kspmv/Vector", "KokkosKernels/native"]
-KEYS = [f"{m}/{i}/fp64" for m in MATRICES for i in IMPLEMENTATIONS]
+KEYS = [f"{m}/{i}/fp64/N" for m in MATRICES for i in IMPLEMENTATIONS]
 FAKE_DRIVER = shlex.join([sys.executable, os.path.join(HERE, "fake_driver.py")])
 
 
@@ -57,7 +57,7 @@ class JudgeTest(unittest.TestCase):
         judgement = gate.judge(*synthetic_rounds())
         self.assertEqual(set(statuses(judgement.records).values()), {"ok"})
         self.assertEqual(statuses(judgement.aggregates),
-                         {name: "ok" for name in IMPLEMENTATIONS})
+                         {f"{name} N": "ok" for name in IMPLEMENTATIONS})
         for v in judgement.records + judgement.aggregates:
             self.assertAlmostEqual(v.estimate, 1.0)
             self.assertAlmostEqual(v.interval[0], 1.0)
@@ -86,11 +86,11 @@ class JudgeTest(unittest.TestCase):
         slow = {k: 1.10 for k in KEYS if "/kspmv/" in k}
         judgement = gate.judge(*synthetic_rounds(slow, noise=0.05))
         aggregates = {v.name: v for v in judgement.aggregates}
-        for name in ("kspmv/Auto", "kspmv/Vector"):
+        for name in ("kspmv/Auto N", "kspmv/Vector N"):
             self.assertEqual(aggregates[name].status, "regressed")
             self.assertAlmostEqual(aggregates[name].estimate, 1.10, delta=0.02)
             self.assertGreater(aggregates[name].interval[0], 1.03)
-        self.assertEqual(aggregates["KokkosKernels/native"].status, "ok")
+        self.assertEqual(aggregates["KokkosKernels/native N"].status, "ok")
         self.assertTrue(judgement.failures)
         print("judge: 10% slower kspmv records (+-5% noise): both kspmv aggregates regressed, "
               "the baseline library's ok")
@@ -102,13 +102,13 @@ class JudgeTest(unittest.TestCase):
         regressed_records = [v for v in judgement.records if v.status == "regressed"]
         self.assertLess(len(regressed_records), 6)
         self.assertEqual(statuses(judgement.aggregates),
-                         {"kspmv/Auto": "regressed", "kspmv/Vector": "regressed",
-                          "KokkosKernels/native": "ok"})
+                         {"kspmv/Auto N": "regressed", "kspmv/Vector N": "regressed",
+                          "KokkosKernels/native N": "ok"})
         print(f"judge: 10% slower kspmv records, +-8% noise: {len(regressed_records)} of 12 "
               f"regressed on their own, both kspmv aggregates regressed")
 
     def test_one_record_30_percent_slower_regresses(self):
-        key = "matrix2/kspmv/Vector/fp64"
+        key = "matrix2/kspmv/Vector/fp64/N"
         judgement = gate.judge(*synthetic_rounds({key: 1.30}, noise=0.05))
         records = statuses(judgement.records)
         self.assertEqual(records.pop(key), "regressed")
@@ -117,7 +117,7 @@ class JudgeTest(unittest.TestCase):
         print(f"judge: one record 30% slower: {key} regressed, every other record ok")
 
     def test_improvement_is_reported_and_passes(self):
-        key = "matrix0/kspmv/Auto/fp64"
+        key = "matrix0/kspmv/Auto/fp64/N"
         judgement = gate.judge(*synthetic_rounds({key: 0.7}, noise=0.02))
         self.assertEqual(statuses(judgement.records)[key], "improved")
         self.assertEqual(judgement.failures, [])
@@ -125,7 +125,7 @@ class JudgeTest(unittest.TestCase):
 
     def test_wrong_result_fails(self):
         baseline, candidate = synthetic_rounds()
-        key = "matrix1/kspmv/Auto/fp64"
+        key = "matrix1/kspmv/Auto/fp64/N"
         candidate[3][key] = None
         judgement = gate.judge(baseline, candidate)
         self.assertEqual(statuses(judgement.records)[key], "wrong")
@@ -137,7 +137,7 @@ class JudgeTest(unittest.TestCase):
 
     def test_missing_record_fails_and_new_record_does_not(self):
         baseline, candidate = synthetic_rounds()
-        gone, added = "matrix5/kspmv/Vector/fp64", "matrix9/kspmv/Auto/fp64"
+        gone, added = "matrix5/kspmv/Vector/fp64/N", "matrix9/kspmv/Auto/fp64/N"
         for r in candidate:
             del r[gone]
             r[added] = 1e-5
@@ -166,7 +166,7 @@ class JudgeTest(unittest.TestCase):
             self.assertAlmostEqual(by_name[key].estimate, statistics.median(ratios))
             low, high = by_name[key].interval
             self.assertTrue(min(ratios) <= low <= by_name[key].estimate <= high <= max(ratios))
-        auto = next(v for v in judgement.aggregates if v.name == "kspmv/Auto")
+        auto = next(v for v in judgement.aggregates if v.name == "kspmv/Auto N")
         self.assertAlmostEqual(auto.estimate, statistics.geometric_mean(
             by_name[k].estimate for k in KEYS if "/kspmv/Auto/" in k))
         self.assertEqual(auto.members, len(MATRICES))
@@ -221,7 +221,7 @@ class GateMainTest(unittest.TestCase):
         self.assertEqual(document["parameters"]["filter"], "/kspmv/")
         self.assertEqual(len(document["order"]), 5)
         self.assertEqual({a["implementation"] for a in document["aggregates"]},
-                         {"kspmv/Auto", "kspmv/Vector"})
+                         {"kspmv/Auto N", "kspmv/Vector N"})
         for record in document["records"]:
             self.assertEqual(len(record["ratios"]), 5)
             self.assertEqual(len(record["candidate_seconds"]), 5)
@@ -235,7 +235,7 @@ class GateMainTest(unittest.TestCase):
         status, output = self.gate(self.NOISY + " --plant-slowdown 1.10", self.NOISY)
         self.assertEqual(status, 1, output)
         self.assertRegex(output,
-                         r"regressed +kspmv/Auto +1\.\d{3} \[1\.\d{3}, 1\.\d{3}\] +6 records")
+                         r"regressed +kspmv/Auto N +1\.\d{3} \[1\.\d{3}, 1\.\d{3}\] +6 records")
         self.assertIn("gate: FAIL", output)
         self.assertEqual(self.document()["verdict"], "fail")
         print("gate.main: --plant-slowdown 1.10 fails with exit 1, kspmv/Auto regressed")
@@ -251,16 +251,16 @@ class GateMainTest(unittest.TestCase):
         self.assertEqual((first["suite"], first["device"]), ("quick", "fake CPU"))
         for field in ("gated_utc", "started_utc", "execution_space", "bandwidth_gb_per_s"):
             self.assertIn(field, first)
-        record = first["records"]["stencil27_20/kspmv/Auto/fp64"]
+        record = first["records"]["stencil27_20/kspmv/Auto/fp64/N"]
         self.assertIsNone(record["roofline_fraction"])  # the gate's runs skip the probe
         self.assertEqual(record["status"], "ok")
         self.assertEqual(len(record["ratio_interval"]), 2)
-        self.assertEqual(second["aggregates"]["kspmv/Vector"]["status"], "regressed")
+        self.assertEqual(second["aggregates"]["kspmv/Vector N"]["status"], "regressed")
         print("gate.main: one history line per gate run with commits, verdict, per-record "
               "estimate and interval")
 
     def test_wrong_result_fails_and_stops_the_rounds(self):
-        key = "uniform_200_k100/kspmv/Vector/fp64"
+        key = "uniform_200_k100/kspmv/Vector/fp64/N"
         status, output = self.gate(f"{self.NOISY} --wrong {key}", self.NOISY)
         self.assertEqual(status, 1, output)
         self.assertRegex(output, rf"wrong +{key} +candidate: wrong result: y\[17\]")
@@ -271,10 +271,10 @@ class GateMainTest(unittest.TestCase):
     def test_missing_record_fails_and_new_record_passes(self):
         status, output = self.gate(self.NOISY + " --precision fp64", self.NOISY, rounds=2)
         self.assertEqual(status, 1, output)
-        self.assertRegex(output, r"missing +stencil27_20/kspmv/Auto/fp32")
+        self.assertRegex(output, r"missing +stencil27_20/kspmv/Auto/fp32/N")
         status, output = self.gate(self.NOISY, self.NOISY + " --precision fp64", rounds=2)
         self.assertEqual(status, 0, output)
-        self.assertRegex(output, r"new +stencil27_20/kspmv/Auto/fp32 +measured by the candidate")
+        self.assertRegex(output, r"new +stencil27_20/kspmv/Auto/fp32/N +measured by the candidate")
         print("gate.main: records the candidate lacks fail, records only it has pass as new")
 
     def test_failing_driver_and_empty_filter_exit_2(self):
@@ -290,11 +290,11 @@ class GateMainTest(unittest.TestCase):
         print("gate.main: a driver failing otherwise (exit 5) and a filter matching nothing exit 2")
 
     def test_filter_selects_records(self):
-        status, output = self.gate(self.NOISY, None, "--filter", "^powerlaw.*/fp32", rounds=2)
+        status, output = self.gate(self.NOISY, None, "--filter", "^powerlaw.*/fp32/N", rounds=2)
         self.assertEqual(status, 0, output)
         self.assertIn("(3 records:", output)
         self.assertEqual({a["implementation"] for a in self.document()["aggregates"]},
-                         {"kspmv/Auto", "kspmv/Vector", "KokkosKernels/native"})
+                         {"kspmv/Auto N", "kspmv/Vector N", "KokkosKernels/native N"})
         print("gate.main: --filter picks the records, baselines included when asked for")
 
 
@@ -348,7 +348,7 @@ class NightlyTest(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(self.output, "gate", "gate.json")))
         self.assertEqual(self.history(), ["pass"])
         status, output = self.nightly("--driver", driver, "--", "--wrong",
-                                      "stencil27_20/kspmv/Auto/fp64")
+                                      "stencil27_20/kspmv/Auto/fp64/N")
         self.assertEqual(status, 3, output)
         print("nightly: the gate's verdict and history line with a baseline build; the "
               "driver's status 3 on a wrong result")
@@ -376,13 +376,13 @@ class PerfJsonTest(unittest.TestCase):
             perf_json.parse(document)
 
     def test_valid_run(self):
-        document = fake_document("--wrong", "stencil27_20/kspmv/Vector/fp32")
+        document = fake_document("--wrong", "stencil27_20/kspmv/Vector/fp32/N")
         run = perf_json.parse(document)
         self.assertEqual(len(run["records"]), 18)
         self.assertEqual(run["skipped"], [{"matrix": "young1c", "reason": fake_driver.
                                            SKIPPED_MATRIX[1]}])
         self.assertEqual(run["device"]["concurrency"], 1)
-        self.assertEqual(run["parameters"]["beta"], 0)
+        self.assertEqual(run["parameters"]["alpha"], 1)
         # Registration order, whatever order random interleaving reported the records in.
         self.assertEqual([r["key"] for r in run["records"]],
                          [k for k in fake_driver.record_keys(["fp64", "fp32"])
@@ -397,9 +397,9 @@ class PerfJsonTest(unittest.TestCase):
               "young1c skipped, ceiling = fastest copy")
 
     def test_record_figures(self):
-        run = perf_json.parse(fake_document("--wrong", "stencil27_20/kspmv/Vector/fp32"))
+        run = perf_json.parse(fake_document("--wrong", "stencil27_20/kspmv/Vector/fp32/N"))
         records = by_key(run)
-        r = records["powerlaw_2000_a1.5/kspmv/Auto/fp64"]
+        r = records["powerlaw_2000_a1.5/kspmv/Auto/fp64/N"]
         self.assertEqual(len(r["repetition_seconds_per_call"]), 3)
         self.assertEqual(r["seconds_per_call"], statistics.median(r["repetition_seconds_per_call"]))
         self.assertEqual((r["matrix"], r["chosen_algorithm"], r["source"], r["nnz"]),
@@ -409,13 +409,13 @@ class PerfJsonTest(unittest.TestCase):
         self.assertAlmostEqual(r["roofline_fraction"], r["gb_per_s"] / run["bandwidth"]["gb_per_s"])
         self.assertTrue(r["cache_resident"])
         self.assertTrue(r["correct"])
-        native = records["powerlaw_2000_a1.5/KokkosKernels/native/fp64"]
+        native = records["powerlaw_2000_a1.5/KokkosKernels/native/fp64/N"]
         self.assertIsNone(native["setup_seconds"])
         self.assertGreater(r["setup_seconds"], 0)
         self.assertAlmostEqual(r["speedup_vs"]["KokkosKernels/native"],
                                native["seconds_per_call"] / r["seconds_per_call"])
         self.assertEqual(native["speedup_vs"], {})
-        wrong = records["stencil27_20/kspmv/Vector/fp32"]
+        wrong = records["stencil27_20/kspmv/Vector/fp32/N"]
         self.assertFalse(wrong["correct"])
         self.assertTrue(wrong["error_detail"].startswith("wrong result: "))
         for name in ("seconds_per_call", "gb_per_s", "roofline_fraction", "gflop_per_s"):
@@ -426,7 +426,7 @@ class PerfJsonTest(unittest.TestCase):
 
     def test_time_units_and_aggregates(self):
         document = fake_document()
-        key = "uniform_200_k100/kspmv/Auto/fp64"
+        key = "uniform_200_k100/kspmv/Auto/fp64/N"
         before = by_key(perf_json.parse(document))[key]["seconds_per_call"]
         for e in document["benchmarks"]:
             if perf_json.record_name(e["name"]) == key:
@@ -435,8 +435,8 @@ class PerfJsonTest(unittest.TestCase):
         after = by_key(perf_json.parse(document))[key]["seconds_per_call"]
         self.assertAlmostEqual(after, before)
         self.assertTrue(any(e["run_type"] == "aggregate" for e in document["benchmarks"]))
-        self.assertEqual(perf_json.record_name("m/kspmv/Auto/fp64/iterations:5/manual_time"),
-                         "m/kspmv/Auto/fp64")
+        self.assertEqual(perf_json.record_name("m/kspmv/Auto/fp64/N/iterations:5/manual_time"),
+                         "m/kspmv/Auto/fp64/N")
         print("perf_json: ns and us give the same seconds; aggregates and Google Benchmark's "
               "name suffixes are ignored")
 
@@ -452,7 +452,7 @@ class PerfJsonTest(unittest.TestCase):
 
     def test_schema_errors_name_the_field(self):
         valid = fake_document()
-        key = "stencil27_20/kspmv/Auto/fp64"
+        key = "stencil27_20/kspmv/Auto/fp64/N"
         cases = []
 
         def case(message, change):
@@ -468,7 +468,7 @@ class PerfJsonTest(unittest.TestCase):
              lambda d: d["context"].update(concurrency=1))
         case(r"context\.last_level_cache_bytes: '1.5' is not an integer",
              lambda d: d["context"].update(last_level_cache_bytes="1.5"))
-        case(r"\(stencil27_20/kspmv/Auto/fp64/iterations:5/manual_time\)\.nnz: missing",
+        case(r"\(stencil27_20/kspmv/Auto/fp64/N/iterations:5/manual_time\)\.nnz: missing",
              lambda d: first_entry(d, key).pop("nnz"))
         case(r"\.rows: 8000\.5 is not a non-negative integer",
              lambda d: first_entry(d, key).update(rows=8000.5))
@@ -480,14 +480,14 @@ class PerfJsonTest(unittest.TestCase):
         case(r"\.real_time: -1", lambda d: first_entry(d, key).update(real_time=-1))
         case(r"\.time_unit: 'fortnights'",
              lambda d: first_entry(d, key).update(time_unit="fortnights"))
-        case(r"repetition_index: repetition 0 of stencil27_20/kspmv/Auto/fp64 appears twice",
+        case(r"repetition_index: repetition 0 of stencil27_20/kspmv/Auto/fp64/N appears twice",
              lambda d: d["benchmarks"].append(copy.deepcopy(first_entry(d, key))))
         case(r"\.label: 'source=generated' lacks chosen=",
              lambda d: first_entry(d, key).update(label="source=generated"))
-        case(r"name: 'stencil27_20/kspmv/fp64' is not matrix/backend/algorithm/precision",
-             lambda d: first_entry(d, key).update(name="stencil27_20/kspmv/fp64"))
+        case(r"name: 'stencil27_20/kspmv/fp64/N' is not matrix/backend/algorithm/precision/op",
+             lambda d: first_entry(d, key).update(name="stencil27_20/kspmv/fp64/N"))
         case(r"precision 'fp16'",
-             lambda d: first_entry(d, key).update(name="stencil27_20/kspmv/Auto/fp16"))
+             lambda d: first_entry(d, key).update(name="stencil27_20/kspmv/Auto/fp16/N"))
         case(r"copy_bandwidth.*best_seconds: missing", lambda d: next(
             e for e in d["benchmarks"] if e["name"].startswith("copy_bandwidth")).pop(
                 "best_seconds"))
@@ -504,13 +504,13 @@ class PerfJsonTest(unittest.TestCase):
         self.assertIsNone(run["bandwidth"])
         records = {r["key"]: r for r in run["records"]}
         self.assertTrue(all(r["roofline_fraction"] is None for r in records.values()))
-        paired = records["stencil27_20/kspmv/Auto/fp64"]
+        paired = records["stencil27_20/kspmv/Auto/fp64/N"]
         entries = [e for e in document["benchmarks"] if e.get("run_type") == "iteration"
                    and e["name"].startswith("stencil27_20/kspmv/Auto/fp64/")]
         expected = statistics.median(e["real_time"] * 1e-6 / e["reference_seconds_per_call"]
                                      for e in entries)
         self.assertAlmostEqual(paired["relative_to_reference"], expected)
-        self.assertIsNone(records["stencil27_20/KokkosKernels/native/fp64"]
+        self.assertIsNone(records["stencil27_20/KokkosKernels/native/fp64/N"]
                           ["relative_to_reference"])
         print("perf_json: a run without the probe has no roofline; a record's time relative to "
               "the reference is the median over repetitions of the batch-paired ratio")
@@ -536,12 +536,12 @@ class PerfJsonTest(unittest.TestCase):
             with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
                 self.assertEqual(perf_json.main(["perf_json.py", good]), 0)
                 self.assertEqual(perf_json.main(["perf_json.py", good, bad]), 1)
-            self.assertIn("valid kspmv-bench/2, 18 records", output.getvalue())
+            self.assertIn("valid kspmv-bench/3, 18 records", output.getvalue())
             self.assertIn("invalid: ", output.getvalue())
         print("perf_json: load_run prefixes the path; `perf_json.py FILE` exits 0 valid, 1 invalid")
 
     def test_run_csv(self):
-        run = perf_json.parse(fake_document("--wrong", "stencil27_20/kspmv/Vector/fp32"))
+        run = perf_json.parse(fake_document("--wrong", "stencil27_20/kspmv/Vector/fp32/N"))
         with tempfile.TemporaryDirectory() as scratch:
             path = os.path.join(scratch, "run.csv")
             perf_json.write_csv(run, path)

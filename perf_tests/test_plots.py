@@ -17,7 +17,7 @@ import perf_json  # noqa: E402
 import plots  # noqa: E402
 from test_gate import fake_document  # noqa: E402
 
-WRONG = "uniform_200_k100/kspmv/Vector/fp64"
+WRONG = "uniform_200_k100/kspmv/Vector/fp64/N"
 
 
 class PlotsTest(unittest.TestCase):

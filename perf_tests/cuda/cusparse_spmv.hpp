@@ -1,5 +1,6 @@
 #pragma once
-// cuSPARSE's CSR SpMV (the baseline), one algorithm, set up once like a kspmv plan.
+// cuSPARSE's CSR SpMV (the baseline), y = op(A) x + beta y for one algorithm and operation, set
+// up once like a kspmv plan.
 
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
@@ -27,8 +28,12 @@ class CusparseSpmv {
   static constexpr cudaDataType kType = std::is_same_v<Scalar, double> ? CUDA_R_64F : CUDA_R_32F;
 
   CusparseSpmv(const DeviceCsr<Scalar, std::int32_t, std::int32_t>& A, const Scalar* x, Scalar* y,
-               cusparseSpMVAlg_t algorithm, cudaStream_t stream)
-      : algorithm_(algorithm) {
+               cusparseSpMVAlg_t algorithm, cusparseOperation_t operation, Scalar beta,
+               cudaStream_t stream)
+      : algorithm_(algorithm), operation_(operation), beta_(beta) {
+    const bool transposed = operation != CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const auto x_length = transposed ? A.num_rows : A.num_cols;
+    const auto y_length = transposed ? A.num_cols : A.num_rows;
     const auto start = std::chrono::steady_clock::now();
     check_cusparse(cusparseCreate(&handle_), "cusparseCreate");
     check_cusparse(cusparseSetStream(handle_, stream), "cusparseSetStream");
@@ -37,16 +42,16 @@ class CusparseSpmv {
                                      A.entries.data(), A.values.data(), CUSPARSE_INDEX_32I,
                                      CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, kType),
                    "cusparseCreateCsr");
-    check_cusparse(cusparseCreateDnVec(&x_, A.num_cols, const_cast<Scalar*>(x), kType),
+    check_cusparse(cusparseCreateDnVec(&x_, x_length, const_cast<Scalar*>(x), kType),
                    "cusparseCreateDnVec");
-    check_cusparse(cusparseCreateDnVec(&y_, A.num_rows, y, kType), "cusparseCreateDnVec");
+    check_cusparse(cusparseCreateDnVec(&y_, y_length, y, kType), "cusparseCreateDnVec");
     std::size_t bytes = 0;
-    check_cusparse(cusparseSpMV_bufferSize(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_,
-                                           matrix_, x_, &zero_, y_, kType, algorithm_, &bytes),
+    check_cusparse(cusparseSpMV_bufferSize(handle_, operation_, &one_, matrix_, x_, &beta_, y_,
+                                           kType, algorithm_, &bytes),
                    "cusparseSpMV_bufferSize");
     check(cudaMalloc(&buffer_, bytes > 0 ? bytes : 1), "cudaMalloc");
-    check_cusparse(cusparseSpMV_preprocess(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_,
-                                           matrix_, x_, &zero_, y_, kType, algorithm_, buffer_),
+    check_cusparse(cusparseSpMV_preprocess(handle_, operation_, &one_, matrix_, x_, &beta_, y_,
+                                           kType, algorithm_, buffer_),
                    "cusparseSpMV_preprocess");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
     setup_seconds_ =
@@ -64,17 +69,17 @@ class CusparseSpmv {
 
   double setup_seconds() const { return setup_seconds_; }
 
-  // y = A x
   void apply() {
-    check_cusparse(cusparseSpMV(handle_, CUSPARSE_OPERATION_NON_TRANSPOSE, &one_, matrix_, x_,
-                                &zero_, y_, kType, algorithm_, buffer_),
+    check_cusparse(cusparseSpMV(handle_, operation_, &one_, matrix_, x_, &beta_, y_, kType,
+                                algorithm_, buffer_),
                    "cusparseSpMV");
   }
 
  private:
   cusparseSpMVAlg_t algorithm_;
+  cusparseOperation_t operation_;
   Scalar one_ = 1;
-  Scalar zero_ = 0;
+  Scalar beta_;
   cusparseHandle_t handle_ = nullptr;
   cusparseSpMatDescr_t matrix_ = nullptr;
   cusparseDnVecDescr_t x_ = nullptr;

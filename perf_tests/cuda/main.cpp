@@ -23,16 +23,21 @@
 namespace kspmv::bench {
 namespace {
 
-constexpr Algorithm kspmv_algorithms[] = {Algorithm::Auto, Algorithm::Scalar, Algorithm::Vector,
-                                          Algorithm::Adaptive, Algorithm::MergePath};
+// Through a reused plan (the raw API's handle): every algorithm; without one, a call makes its
+// own plan for Auto (see make_workload).
+std::vector<Algorithm> planned_algorithms(const Operation& operation) {
+  if (!operation.handle) return {};
+  return {Algorithm::Auto, Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive,
+          Algorithm::MergePath};
+}
 constexpr std::pair<const char*, cusparseSpMVAlg_t> cusparse_algorithms[] = {
     {"ALG1", CUSPARSE_SPMV_CSR_ALG1}, {"ALG2", CUSPARSE_SPMV_CSR_ALG2}};
 
 // Everything one matrix needs on the device; the workload's calls hold it.
 template <class Scalar>
 struct DeviceState {
-  DeviceState(const Csr<Scalar>& host, const std::vector<Scalar>& x_host)
-      : A(host), x(x_host), y(static_cast<std::size_t>(host.num_rows)) {}
+  DeviceState(const Csr<Scalar>& host, const std::vector<Scalar>& x_host, std::int64_t y_length)
+      : A(host), x(x_host), y(static_cast<std::size_t>(y_length)) {}
   DeviceCsr<Scalar, Ordinal, Offset> A;
   DeviceVector<Scalar> x;
   DeviceVector<Scalar> y;
@@ -42,20 +47,37 @@ struct DeviceState {
 
 template <class Scalar>
 std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<Scalar>& host,
-                                                const std::vector<Scalar>& x) {
-  auto state = std::make_shared<DeviceState<Scalar>>(host, x);
-  const cuda::DenseBlock<const Scalar> xb{state->x.data(), host.num_cols, 1, 1, host.num_cols};
-  const cuda::DenseBlock<Scalar> yb{state->y.data(), host.num_rows, 1, 1, host.num_rows};
+                                                const std::vector<Scalar>& x,
+                                                const Operation& operation) {
+  const auto x_length = static_cast<std::int64_t>(x.size());
+  const auto y_length = operation.transposed() ? host.num_cols : host.num_rows;
+  auto state = std::make_shared<DeviceState<Scalar>>(host, x, y_length);
+  const cuda::DenseBlock<const Scalar> xb{state->x.data(), x_length, 1, 1, x_length};
+  const cuda::DenseBlock<Scalar> yb{state->y.data(), y_length, 1, 1, y_length};
+  const Mode mode = operation.mode;
+  const auto beta = static_cast<Scalar>(operation.beta);
   auto workload = std::make_unique<Workload<Scalar>>();
-  for (const Algorithm algorithm : kspmv_algorithms) {
+  if (!operation.handle) {
+    // The raw API's call without a handle: a plan made and dropped on every call.
+    Implementation impl;
+    impl.backend = "kspmv";
+    impl.algorithm = to_string(Algorithm::Auto);
+    impl.call = [state, xb, yb, mode, beta, stream] {
+      cuda::Plan<Scalar, Ordinal, Offset> plan(state->A.matrix(), Algorithm::Auto, stream);
+      plan.apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
+    };
+    impl.chosen_algorithm = [label = impl.algorithm] { return label; };
+    workload->implementations.push_back(std::move(impl));
+  }
+  for (const Algorithm algorithm : planned_algorithms(operation)) {
     state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset>>(
         state->A.matrix(), algorithm, stream));
     auto* plan = state->plans.back().get();
     Implementation impl;
     impl.backend = "kspmv";
     impl.algorithm = to_string(algorithm);
-    impl.call = [state, plan, xb, yb, stream] {
-      plan->apply(Mode::NoTranspose, Scalar(1), state->A.matrix(), xb, Scalar(0), yb, stream);
+    impl.call = [state, plan, xb, yb, mode, beta, stream] {
+      plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
     };
     impl.setup_seconds = [plan] { return plan->setup_seconds(); };
     impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
@@ -63,7 +85,9 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
   }
   for (const auto& [name, algorithm] : cusparse_algorithms) {
     state->cusparse.push_back(std::make_unique<CusparseSpmv<Scalar>>(
-        state->A, state->x.data(), state->y.data(), algorithm, stream));
+        state->A, state->x.data(), state->y.data(), algorithm,
+        operation.transposed() ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE,
+        beta, stream));
     auto* spmv = state->cusparse.back().get();
     Implementation impl;
     impl.backend = "cuSPARSE";
@@ -73,8 +97,10 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     impl.chosen_algorithm = [label = impl.algorithm] { return label; };
     workload->implementations.push_back(std::move(impl));
   }
-  workload->poison_y = [state] {
-    check(cudaMemset(state->y.data(), 0xff, state->y.size() * sizeof(Scalar)), "poison y");  // NaN
+  workload->set_y = [state](const std::vector<Scalar>& values) {
+    check(cudaMemcpy(state->y.data(), values.data(), values.size() * sizeof(Scalar),
+                     cudaMemcpyHostToDevice),
+          "set y");
   };
   workload->download_y = [state, stream] {
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
@@ -108,9 +134,10 @@ class CudaDriver final : public Driver {
     d.library_versions = "none";
     return d;
   }
-  std::vector<std::string> implementation_labels() const override {
+  std::vector<std::string> implementation_labels(const Operation& operation) const override {
     std::vector<std::string> labels;
-    for (const Algorithm algorithm : kspmv_algorithms)
+    if (!operation.handle) labels.push_back("kspmv/" + std::string(to_string(Algorithm::Auto)));
+    for (const Algorithm algorithm : planned_algorithms(operation))
       labels.push_back("kspmv/" + to_string(algorithm));
     for (const auto& entry : cusparse_algorithms)
       labels.push_back(std::string("cuSPARSE/") + entry.first);
@@ -131,13 +158,13 @@ class CudaDriver final : public Driver {
             "copy");
     };
   }
-  std::unique_ptr<Workload<double>> load(const Csr<double>& host,
-                                         const std::vector<double>& x) override {
-    return make_workload(stream_, host, x);
+  std::unique_ptr<Workload<double>> load(const Csr<double>& host, const std::vector<double>& x,
+                                         const Operation& operation) override {
+    return make_workload(stream_, host, x, operation);
   }
-  std::unique_ptr<Workload<float>> load(const Csr<float>& host,
-                                        const std::vector<float>& x) override {
-    return make_workload(stream_, host, x);
+  std::unique_ptr<Workload<float>> load(const Csr<float>& host, const std::vector<float>& x,
+                                        const Operation& operation) override {
+    return make_workload(stream_, host, x, operation);
   }
 
  private:

@@ -23,12 +23,13 @@ namespace kspmv::bench {
 template <class Scalar, class Ordinal, class Offset>
 void add_cusparse_baselines(const Kokkos::Cuda& exec,
                             const DeviceOperands<Kokkos::Cuda, Scalar, Ordinal, Offset>& ops,
-                            const matrices::HostCsr<Scalar, Ordinal, Offset>& host, Scalar alpha,
-                            Scalar beta, std::vector<Implementation>& out) {
+                            const matrices::HostCsr<Scalar, Ordinal, Offset>& host,
+                            const Operation& operation, std::vector<Implementation>& out) {
   static_assert(std::is_same_v<Ordinal, std::int32_t> && std::is_same_v<Offset, std::int32_t>,
                 "the cuSPARSE harness takes 32-bit indices");
-  // The harness computes y = A x.
-  if (alpha != Scalar(1) || beta != Scalar(0)) return;
+  const auto cusparse_operation =
+      operation.transposed() ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const auto beta = static_cast<Scalar>(operation.beta);
   struct State {
     std::unique_ptr<DeviceCsr<Scalar, Ordinal, Offset>> matrix;
     std::unique_ptr<CusparseSpmv<Scalar>> spmv;
@@ -39,11 +40,12 @@ void add_cusparse_baselines(const Kokkos::Cuda& exec,
     Implementation impl;
     impl.backend = "cuSPARSE";
     impl.algorithm = name;
-    impl.call = [state, &host, ops, exec, algorithm = algorithm] {
+    impl.call = [state, &host, ops, exec, algorithm = algorithm, cusparse_operation, beta] {
       if (!state->spmv) {
         state->matrix = std::make_unique<DeviceCsr<Scalar, Ordinal, Offset>>(host);
         state->spmv = std::make_unique<CusparseSpmv<Scalar>>(
-            *state->matrix, ops.x.data(), ops.y.data(), algorithm, exec.cuda_stream());
+            *state->matrix, ops.x.data(), ops.y.data(), algorithm, cusparse_operation, beta,
+            exec.cuda_stream());
       }
       state->spmv->apply();
     };

@@ -1,6 +1,6 @@
 #pragma once
-// Everything the suite times on one matrix: each algorithm kspmv's backend offers for the execution
-// space, then the baselines: Kokkos Kernels' own spmv everywhere, cuSPARSE when Kokkos has CUDA.
+// Everything the suite times of one operation on one matrix: kspmv's calls, then the baselines
+// (Kokkos Kernels' own spmv everywhere, cuSPARSE when Kokkos has CUDA), with their own handles.
 
 #include <Kokkos_Core.hpp>
 
@@ -22,19 +22,32 @@
 
 namespace kspmv::bench {
 
+// Through a reused Handle: every algorithm the backend offers for the space; without one: the call
+// a user ports from KokkosSparse::spmv, which always asks for Auto.
 template <class ExecSpace, class Scalar, class Ordinal, class Offset>
 void add_kspmv_algorithms(const ExecSpace& exec,
                           const DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>& ops,
-                          Scalar alpha, Scalar beta, std::vector<Implementation>& out) {
+                          const Operation& operation, std::vector<Implementation>& out) {
   const auto A = kspmv::make_crs_view(static_cast<Ordinal>(ops.num_cols), ops.row_map, ops.entries,
                                       ops.values);
+  const char* mode = kspmv::to_string(operation.mode);
+  const auto beta = static_cast<Scalar>(operation.beta);
+  if (!operation.handle) {
+    Implementation impl;
+    impl.backend = "kspmv";
+    impl.algorithm = kspmv::to_string(kspmv::Algorithm::Auto);
+    impl.call = [=] { kspmv::spmv(exec, mode, Scalar(1), A, ops.x, beta, ops.y); };
+    impl.chosen_algorithm = [label = impl.algorithm] { return label; };
+    out.push_back(std::move(impl));
+    return;
+  }
   using HandleType = kspmv::Handle<std::decay_t<decltype(A)>, ExecSpace>;
   for (kspmv::Algorithm algorithm : HandleType::backend_type::algorithms) {
     auto handle = std::make_shared<HandleType>(algorithm);
     Implementation impl;
     impl.backend = "kspmv";
     impl.algorithm = kspmv::to_string(algorithm);
-    impl.call = [=] { kspmv::spmv(exec, handle.get(), "N", alpha, A, ops.x, beta, ops.y); };
+    impl.call = [=] { kspmv::spmv(exec, handle.get(), mode, Scalar(1), A, ops.x, beta, ops.y); };
     impl.setup_seconds = [handle] { return handle->setup_seconds(); };
     impl.chosen_algorithm = [handle] { return kspmv::to_string(handle->algorithm()); };
     out.push_back(std::move(impl));
@@ -45,13 +58,13 @@ void add_kspmv_algorithms(const ExecSpace& exec,
 template <class ExecSpace, class Scalar, class Ordinal, class Offset>
 std::vector<Implementation> make_implementations(
     const ExecSpace& exec, const DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>& ops,
-    const matrices::HostCsr<Scalar, Ordinal, Offset>& host, Scalar alpha, Scalar beta) {
+    const matrices::HostCsr<Scalar, Ordinal, Offset>& host, const Operation& operation) {
   std::vector<Implementation> implementations;
-  add_kspmv_algorithms(exec, ops, alpha, beta, implementations);
-  add_kokkos_kernels_baselines(exec, ops, alpha, beta, implementations);
+  add_kspmv_algorithms(exec, ops, operation, implementations);
+  add_kokkos_kernels_baselines(exec, ops, operation, implementations);
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
-    add_cusparse_baselines(exec, ops, host, alpha, beta, implementations);
+    add_cusparse_baselines(exec, ops, host, operation, implementations);
   }
 #else
   (void)host;
@@ -61,12 +74,12 @@ std::vector<Implementation> make_implementations(
 
 // The labels make_implementations() gives, from a 0 x 0 matrix (nothing is run).
 template <class ExecSpace, class Scalar, class Ordinal, class Offset>
-std::vector<std::string> implementation_labels(const ExecSpace& exec) {
+std::vector<std::string> implementation_labels(const ExecSpace& exec, const Operation& operation) {
   DeviceOperands<ExecSpace, Scalar, Ordinal, Offset> empty;
   empty.row_map = decltype(empty.row_map)("kspmv_perf::empty_row_map", 1);
   const matrices::HostCsr<Scalar, Ordinal, Offset> no_matrix;
   std::vector<std::string> labels;
-  for (const auto& impl : make_implementations(exec, empty, no_matrix, Scalar(1), Scalar(0))) {
+  for (const auto& impl : make_implementations(exec, empty, no_matrix, operation)) {
     labels.push_back(impl.label());
   }
   return labels;

@@ -32,8 +32,10 @@ auto kokkos_kernels_matrix(const DeviceOperands<ExecSpace, Scalar, Ordinal, Offs
 template <class ExecSpace, class Scalar, class Ordinal, class Offset>
 void add_kokkos_kernels_baselines(const ExecSpace& exec,
                                   const DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>& ops,
-                                  Scalar alpha, Scalar beta, std::vector<Implementation>& out) {
+                                  const Operation& operation, std::vector<Implementation>& out) {
   const auto A = kokkos_kernels_matrix(ops);
+  const char* mode = kspmv::to_string(operation.mode);
+  const auto beta = static_cast<Scalar>(operation.beta);
 #if KSPMV_KOKKOSKERNELS_VERSION >= 40300
   using Handle = KokkosSparse::SPMVHandle<ExecSpace, std::decay_t<decltype(A)>, decltype(ops.x),
                                           decltype(ops.y)>;
@@ -44,7 +46,9 @@ void add_kokkos_kernels_baselines(const ExecSpace& exec,
     Implementation impl;
     impl.backend = "KokkosKernels";
     impl.algorithm = name;
-    impl.call = [=] { KokkosSparse::spmv(exec, handle.get(), "N", alpha, A, ops.x, beta, ops.y); };
+    impl.call = [=] {
+      KokkosSparse::spmv(exec, handle.get(), mode, Scalar(1), A, ops.x, beta, ops.y);
+    };
     impl.chosen_algorithm = [label = impl.algorithm] { return label; };
     out.push_back(std::move(impl));
   }
@@ -53,7 +57,9 @@ void add_kokkos_kernels_baselines(const ExecSpace& exec,
   Implementation impl;
   impl.backend = "KokkosKernels";
   impl.algorithm = "default";
-  impl.call = [=] { kokkoskernels::compat::spmv(exec, *cache, "N", alpha, A, ops.x, beta, ops.y); };
+  impl.call = [=] {
+    kokkoskernels::compat::spmv(exec, *cache, mode, Scalar(1), A, ops.x, beta, ops.y);
+  };
   impl.chosen_algorithm = [] { return std::string("default"); };
   out.push_back(std::move(impl));
 #endif

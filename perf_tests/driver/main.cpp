@@ -3,7 +3,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,18 +29,21 @@ Kokkos::View<T*, typename ExecSpace::device_type> to_device(const std::vector<T>
 
 template <class Scalar>
 std::unique_ptr<Workload<Scalar>> make_workload(const ExecSpace& exec, const Csr<Scalar>& host,
-                                                const std::vector<Scalar>& x) {
+                                                const std::vector<Scalar>& x,
+                                                const Operation& operation) {
   DeviceOperands<ExecSpace, Scalar, Ordinal, Offset> ops;
   ops.num_cols = host.num_cols;
   ops.row_map = to_device(host.row_map, "kspmv_perf::row_map");
   ops.entries = to_device(host.entries, "kspmv_perf::entries");
   ops.values = to_device(host.values, "kspmv_perf::values");
   ops.x = to_device(x, "kspmv_perf::x");
-  ops.y = decltype(ops.y)("kspmv_perf::y", host.num_rows);
+  ops.y = decltype(ops.y)("kspmv_perf::y", operation.transposed() ? host.num_cols : host.num_rows);
   auto workload = std::make_unique<Workload<Scalar>>();
-  workload->implementations = make_implementations(exec, ops, host, Scalar(1), Scalar(0));
-  workload->poison_y = [=] {
-    Kokkos::deep_copy(exec, ops.y, std::numeric_limits<Scalar>::quiet_NaN());
+  workload->implementations = make_implementations(exec, ops, host, operation);
+  workload->set_y = [=](const std::vector<Scalar>& values) {
+    Kokkos::deep_copy(exec, ops.y,
+                      Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          values.data(), values.size()));
     exec.fence();
   };
   workload->download_y = [=] {
@@ -55,8 +57,8 @@ std::unique_ptr<Workload<Scalar>> make_workload(const ExecSpace& exec, const Csr
 class KokkosDriver final : public Driver {
  public:
   DeviceDescription describe() const override { return describe_device(exec_); }
-  std::vector<std::string> implementation_labels() const override {
-    return bench::implementation_labels<ExecSpace, double, Ordinal, Offset>(exec_);
+  std::vector<std::string> implementation_labels(const Operation& operation) const override {
+    return bench::implementation_labels<ExecSpace, double, Ordinal, Offset>(exec_, operation);
   }
   BatchClock clock() const override {
     return [exec = exec_](const std::function<void()>& call, long calls) {
@@ -70,13 +72,13 @@ class KokkosDriver final : public Driver {
   std::function<void()> copy_kernel(double bytes) override {
     return bench::copy_kernel(exec_, bytes);
   }
-  std::unique_ptr<Workload<double>> load(const Csr<double>& host,
-                                         const std::vector<double>& x) override {
-    return make_workload(exec_, host, x);
+  std::unique_ptr<Workload<double>> load(const Csr<double>& host, const std::vector<double>& x,
+                                         const Operation& operation) override {
+    return make_workload(exec_, host, x, operation);
   }
-  std::unique_ptr<Workload<float>> load(const Csr<float>& host,
-                                        const std::vector<float>& x) override {
-    return make_workload(exec_, host, x);
+  std::unique_ptr<Workload<float>> load(const Csr<float>& host, const std::vector<float>& x,
+                                        const Operation& operation) override {
+    return make_workload(exec_, host, x, operation);
   }
 
  private:

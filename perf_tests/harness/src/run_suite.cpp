@@ -17,6 +17,7 @@
 #include "kspmv/bench/byte_model.hpp"
 #include "kspmv/bench/compact_console.hpp"
 #include "kspmv/bench/host_info.hpp"
+#include "kspmv/bench/operation.hpp"
 #include "kspmv/bench/suite.hpp"
 #include "kspmv/matrices/generators.hpp"
 #include "kspmv/matrices/matrix_market.hpp"
@@ -25,7 +26,7 @@
 namespace kspmv::bench {
 namespace {
 
-constexpr const char* schema = "kspmv-bench/2";
+constexpr const char* schema = "kspmv-bench/3";
 
 std::string number_text(double value) {
   std::ostringstream text;
@@ -38,66 +39,95 @@ std::string precision_name() {
   return sizeof(Scalar) == 8 ? "fp64" : "fp32";
 }
 
-// The input vector: deterministic values in [-1, 1).
+// A deterministic vector with values in [-1, 1): x, and y's start when beta != 0.
 template <class Scalar>
-std::vector<Scalar> input_vector(std::int64_t n) {
-  constexpr std::uint64_t x_seed = 0x5eed;
-  std::vector<Scalar> x(static_cast<std::size_t>(n));
-  for (std::int64_t j = 0; j < n; ++j) {
-    x[j] = static_cast<Scalar>(matrices::entry_value(x_seed, j, 0));
-  }
-  return x;
+std::vector<Scalar> test_vector(std::int64_t n, std::uint64_t seed) {
+  std::vector<Scalar> v(static_cast<std::size_t>(n));
+  for (std::int64_t j = 0; j < n; ++j)
+    v[j] = static_cast<Scalar>(matrices::entry_value(seed, j, 0));
+  return v;
 }
 
-// A matrix of the suite in one precision, put on the device by the first record that needs it
-// (records of all matrices interleave, so it stays there until the run ends).
+// A matrix of the suite in one precision on the host, generated or read by the first record that
+// needs it; nullptr from get() when it cannot be measured (a complex or malformed file).
 template <class Scalar>
-class MatrixOnDevice {
+class HostMatrix {
+ public:
+  explicit HostMatrix(MatrixSource source) : source_(std::move(source)) {}
+
+  const MatrixSource& source() const { return source_; }
+  const std::string& skip_reason() const { return skip_reason_; }
+
+  const Csr<Scalar>* get() {
+    if (!attempted_) {
+      attempted_ = true;
+      std::cerr << (source_.generator ? "generating " : "reading ") << source_.name << " "
+                << precision_name<Scalar>() << std::endl;
+      try {
+        csr_ = std::make_unique<Csr<Scalar>>(
+            source_.generator
+                ? matrices::generate<Scalar, Ordinal, Offset>(*source_.generator)
+                : matrices::read_matrix_market<Scalar, Ordinal, Offset>(source_.path));
+      } catch (const std::invalid_argument& e) {  // parse_error is one
+        skip_reason_ = e.what();
+      }
+    }
+    return csr_.get();
+  }
+
+ private:
+  MatrixSource source_;
+  bool attempted_ = false;
+  std::unique_ptr<Csr<Scalar>> csr_;
+  std::string skip_reason_;
+};
+
+// One operation on one matrix in one precision, put on the device by the first record that needs
+// it (records of all matrices interleave, so it stays there until the run ends).
+template <class Scalar>
+class OperationOnDevice {
  public:
   struct Loaded {
-    Csr<Scalar> host;
+    const Csr<Scalar>* host = nullptr;
     std::vector<Scalar> x;
+    std::vector<Scalar> y_start;  // y before each checked call: NaN when beta is 0
     reference::Result<Scalar> expected;
     SpmvShape shape;
     std::unique_ptr<Workload<Scalar>> workload;
   };
 
-  MatrixOnDevice(MatrixSource source, Driver& driver)
-      : source_(std::move(source)), driver_(driver) {}
+  OperationOnDevice(std::shared_ptr<HostMatrix<Scalar>> matrix, Operation operation, Driver& driver)
+      : matrix_(std::move(matrix)), operation_(operation), driver_(driver) {}
 
-  const MatrixSource& source() const { return source_; }
-  const std::string& skip_reason() const { return skip_reason_; }
+  const HostMatrix<Scalar>& matrix() const { return *matrix_; }
+  const Operation& operation() const { return operation_; }
 
-  // nullptr when the matrix cannot be measured (a complex or malformed file): see skip_reason().
+  // nullptr when the matrix cannot be measured: see matrix().skip_reason().
   Loaded* get() {
-    if (!attempted_) {
-      attempted_ = true;
-      try {
-        load();
-      } catch (const std::invalid_argument& e) {  // parse_error is one
-        skip_reason_ = e.what();
-        loaded_.reset();
-      }
-    }
+    if (!loaded_ && matrix_->get()) load(*matrix_->get());
     return loaded_.get();
   }
 
  private:
-  void load() {
+  void load(const Csr<Scalar>& host) {
+    constexpr std::uint64_t x_seed = 0x5eed;
+    constexpr std::uint64_t y_seed = 0xbeef5eed;
     auto loaded = std::make_unique<Loaded>();
-    std::cerr << (source_.generator ? "generating " : "reading ") << source_.name << " "
-              << precision_name<Scalar>() << std::endl;
-    loaded->host = source_.generator
-                       ? matrices::generate<Scalar, Ordinal, Offset>(*source_.generator)
-                       : matrices::read_matrix_market<Scalar, Ordinal, Offset>(source_.path);
-    const auto& host = loaded->host;
-    loaded->x = input_vector<Scalar>(host.num_cols);
+    const bool transposed = operation_.transposed();
+    const auto x_length = transposed ? host.num_rows : host.num_cols;
+    const auto y_length = transposed ? host.num_cols : host.num_rows;
+    loaded->host = &host;
+    loaded->x = test_vector<Scalar>(x_length, x_seed);
+    loaded->y_start = operation_.beta != 0
+                          ? test_vector<Scalar>(y_length, y_seed)
+                          : std::vector<Scalar>(static_cast<std::size_t>(y_length),
+                                                std::numeric_limits<Scalar>::quiet_NaN());
     const reference::CsrArrays<Scalar, Ordinal, Offset> arrays{
         host.num_rows, host.num_cols, host.row_map.data(), host.entries.data(), host.values.data()};
-    const reference::Block<Scalar> x{host.num_cols, 1, loaded->x};
-    const reference::Block<Scalar> y{host.num_rows, 1,
-                                     std::vector<Scalar>(static_cast<std::size_t>(host.num_rows))};
-    loaded->expected = reference::spmv(Mode::NoTranspose, Scalar(1), arrays, x, Scalar(0), y);
+    const reference::Block<Scalar> x{x_length, 1, loaded->x};
+    const reference::Block<Scalar> y{y_length, 1, loaded->y_start};
+    loaded->expected = reference::spmv(operation_.mode, Scalar(1), arrays, x,
+                                       static_cast<Scalar>(operation_.beta), y);
     loaded->shape = SpmvShape{host.num_rows,
                               host.num_cols,
                               host.num_entries(),
@@ -105,16 +135,16 @@ class MatrixOnDevice {
                               static_cast<std::int64_t>(sizeof(Scalar)),
                               static_cast<std::int64_t>(sizeof(Ordinal)),
                               static_cast<std::int64_t>(sizeof(Offset)),
-                              false};
-    loaded->workload = driver_.load(loaded->host, loaded->x);
+                              operation_.beta != 0,
+                              transposed};
+    loaded->workload = driver_.load(host, loaded->x, operation_);
     loaded_ = std::move(loaded);
   }
 
-  MatrixSource source_;
+  std::shared_ptr<HostMatrix<Scalar>> matrix_;
+  Operation operation_;
   Driver& driver_;
-  bool attempted_ = false;
   std::unique_ptr<Loaded> loaded_;
-  std::string skip_reason_;
 };
 
 struct Timing {
@@ -149,10 +179,12 @@ long calibrate_batch(const BatchClock& clock, const std::function<void()>& call,
 
 template <class Scalar>
 void check_first_call(Workload<Scalar>& workload, Implementation& impl,
-                      const typename MatrixOnDevice<Scalar>::Loaded& loaded, RecordState& record) {
-  workload.poison_y();
+                      const typename OperationOnDevice<Scalar>::Loaded& loaded,
+                      RecordState& record) {
+  workload.set_y(loaded.y_start);
   impl.call();
-  const reference::Block<Scalar> got{loaded.host.num_rows, 1, workload.download_y()};
+  const reference::Block<Scalar> got{static_cast<std::int64_t>(loaded.y_start.size()), 1,
+                                     workload.download_y()};
   record.relative_error = reference::relative_error(loaded.expected, got);
   record.wrong_result = reference::compare(loaded.expected, got);
   record.checked = true;
@@ -161,8 +193,6 @@ void check_first_call(Workload<Scalar>& workload, Implementation& impl,
 struct Suite {
   Driver& driver;
   Timing timing;
-  std::vector<std::string> labels;
-  std::optional<std::size_t> reference_index;  // the first baseline's label, if any
   int wrong_results = 0;
 };
 
@@ -193,12 +223,15 @@ class Batches {
 // The first call of a record: checked against the oracle and, when right, the batch size chosen.
 // False when the record cannot be timed (state skipped with the reason).
 template <class Scalar>
-bool ready(benchmark::State& state, Suite& suite, typename MatrixOnDevice<Scalar>::Loaded& loaded,
-           Implementation& impl, const std::string& name, RecordState& record) {
+bool ready(benchmark::State& state, Suite& suite,
+           typename OperationOnDevice<Scalar>::Loaded& loaded, Implementation& impl,
+           const std::string& name, RecordState& record) {
   if (!record.checked) {
     check_first_call(*loaded.workload, impl, loaded, record);
     if (!record.wrong_result.empty()) {
-      ++suite.wrong_results;
+      // A baseline's wrong result is a finding about that library, reported and kept in the
+      // JSON; only kspmv's fail the run.
+      if (impl.backend == "kspmv") ++suite.wrong_results;
       std::cerr << "WRONG RESULT " << name << ": " << record.wrong_result << std::endl;
     } else {
       record.calls_per_batch =
@@ -212,8 +245,12 @@ bool ready(benchmark::State& state, Suite& suite, typename MatrixOnDevice<Scalar
   return true;
 }
 
-void report_counters(benchmark::State& state, const SpmvShape& shape, const RecordState& record,
-                     double setup_seconds, double reference_seconds_per_call) {
+void report_counters(benchmark::State& state, const SpmvShape& shape, const Operation& operation,
+                     const RecordState& record, double setup_seconds,
+                     double reference_seconds_per_call) {
+  state.counters["transposed"] = operation.transposed() ? 1 : 0;
+  state.counters["beta"] = operation.beta;
+  state.counters["handle"] = operation.handle ? 1 : 0;
   state.counters["rows"] = static_cast<double>(shape.rows);
   state.counters["cols"] = static_cast<double>(shape.cols);
   state.counters["nnz"] = static_cast<double>(shape.nnz);
@@ -233,11 +270,12 @@ void report_counters(benchmark::State& state, const SpmvShape& shape, const Reco
 }
 
 template <class Scalar>
-void measure_record(benchmark::State& state, Suite& suite, MatrixOnDevice<Scalar>& matrix,
-                    std::size_t index, const std::string& name, RecordState& record) {
-  auto* loaded = matrix.get();
+void measure_record(benchmark::State& state, Suite& suite, OperationOnDevice<Scalar>& operation,
+                    std::size_t index, std::optional<std::size_t> reference_index,
+                    const std::string& name, RecordState& record) {
+  auto* loaded = operation.get();
   if (loaded == nullptr) {
-    state.SkipWithError(("skipped: " + matrix.skip_reason()).c_str());
+    state.SkipWithError(("skipped: " + operation.matrix().skip_reason()).c_str());
     return;
   }
   auto& implementations = loaded->workload->implementations;
@@ -253,8 +291,8 @@ void measure_record(benchmark::State& state, Suite& suite, MatrixOnDevice<Scalar
   // and the operands' placement in memory cancel in it.
   std::optional<Batches> reference;
   double no_carry = 0;
-  if (suite.reference_index && *suite.reference_index != index) {
-    Implementation& timed = implementations.at(*suite.reference_index);
+  if (reference_index && *reference_index != index) {
+    Implementation& timed = implementations.at(*reference_index);
     if (record.reference_calls_per_batch == 0) {
       timed.call();  // its setup, when its own record has not run yet
       record.reference_calls_per_batch =
@@ -273,25 +311,43 @@ void measure_record(benchmark::State& state, Suite& suite, MatrixOnDevice<Scalar
     reference_first = !reference_first;
   }
 
-  report_counters(state, loaded->shape, record, impl.setup_seconds(),
+  report_counters(state, loaded->shape, operation.operation(), record, impl.setup_seconds(),
                   reference ? reference_seconds / static_cast<double>(state.iterations()) : NAN);
-  state.SetLabel("chosen=" + impl.chosen_algorithm() + ";source=" +
-                 (matrix.source().generator ? std::string("generated") : matrix.source().path));
+  const MatrixSource& source = operation.matrix().source();
+  state.SetLabel("chosen=" + impl.chosen_algorithm() +
+                 ";source=" + (source.generator ? std::string("generated") : source.path) +
+                 ";reference=" + (reference ? implementations.at(*reference_index).label() : ""));
+}
+
+// The index of the first baseline among an operation's implementations: every other record of
+// the operation is timed beside it.
+std::optional<std::size_t> reference_of(const std::vector<std::string>& labels) {
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    if (labels[i].rfind("kspmv/", 0) != 0) return i;
+  }
+  return std::nullopt;
 }
 
 template <class Scalar>
 void register_matrix(Suite& suite, const MatrixSource& source) {
-  auto matrix = std::make_shared<MatrixOnDevice<Scalar>>(source, suite.driver);
-  for (std::size_t i = 0; i < suite.labels.size(); ++i) {
-    const std::string name = source.name + "/" + suite.labels[i] + "/" + precision_name<Scalar>();
-    auto record = std::make_shared<RecordState>();
-    benchmark::RegisterBenchmark(name.c_str(),
-                                 [&suite, matrix, i, name, record](benchmark::State& state) {
-                                   measure_record(state, suite, *matrix, i, name, *record);
-                                 })
-        ->Iterations(suite.timing.batches)
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
+  auto matrix = std::make_shared<HostMatrix<Scalar>>(source);
+  for (const Operation& op : suite_operations()) {
+    auto operation = std::make_shared<OperationOnDevice<Scalar>>(matrix, op, suite.driver);
+    const auto labels = suite.driver.implementation_labels(op);
+    const auto reference = reference_of(labels);
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+      const std::string name =
+          source.name + "/" + labels[i] + "/" + precision_name<Scalar>() + "/" + op.name();
+      auto record = std::make_shared<RecordState>();
+      benchmark::RegisterBenchmark(
+          name.c_str(),
+          [&suite, operation, i, reference, name, record](benchmark::State& state) {
+            measure_record(state, suite, *operation, i, reference, name, *record);
+          })
+          ->Iterations(suite.timing.batches)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+    }
   }
 }
 
@@ -338,7 +394,6 @@ void add_context(const Options& options, const DeviceDescription& device, int ar
       {"git_commit", options.git_commit.empty() ? KSPMV_BENCH_GIT_COMMIT : options.git_commit},
       {"scale", number_text(options.scale)},
       {"alpha", "1"},
-      {"beta", "0"},
       {"plant_slowdown", number_text(options.plant_slowdown)},
       {"command_line", command},
       {"started_utc", utc_now()},
@@ -411,14 +466,7 @@ int run_suite(const CommandLine& command_line, Driver& driver, int argc, char** 
   add_context(options, device, argc, argv);
   Suite suite{
       driver,
-      {options.batches, options.warmup_calls, options.min_batch_seconds, options.plant_slowdown},
-      driver.implementation_labels(),
-      std::nullopt};
-  for (std::size_t i = 0; i < suite.labels.size() && !suite.reference_index; ++i) {
-    if (suite.labels[i].rfind("kspmv/", 0) != 0) suite.reference_index = i;
-  }
-  benchmark::AddCustomContext("reference",
-                              suite.reference_index ? suite.labels[*suite.reference_index] : "");
+      {options.batches, options.warmup_calls, options.min_batch_seconds, options.plant_slowdown}};
   register_copy_bandwidth(suite, options.copy_bytes);
   for (const auto& source : sources) {
     for (const auto& precision : options.precisions) {
@@ -440,7 +488,7 @@ int run_suite(const CommandLine& command_line, Driver& driver, int argc, char** 
   benchmark::Shutdown();
   benchmark::ClearRegisteredBenchmarks();  // the workloads go before the device does
   if (suite.wrong_results > 0) {
-    std::cerr << suite.wrong_results << " implementation(s) computed a wrong result\n";
+    std::cerr << suite.wrong_results << " kspmv record(s) computed a wrong result\n";
     return 3;
   }
   return 0;

@@ -15,14 +15,16 @@ struct SpmvShape {
   std::int64_t ordinal_bytes = 4;
   std::int64_t offset_bytes = 4;
   bool beta_nonzero = false;
+  bool transposed = false;  // y = A^T x: x has rows entries, y cols
 };
 
 inline double compulsory_bytes(const SpmvShape& s) {
   const double matrix = static_cast<double>(s.nnz) * double(s.scalar_bytes + s.ordinal_bytes) +
                         static_cast<double>(s.rows + 1) * double(s.offset_bytes);
-  const double x = double(s.vectors) * double(s.cols) * double(s.scalar_bytes);
-  const double y =
-      double(s.vectors) * double(s.rows) * double(s.scalar_bytes) * (s.beta_nonzero ? 2 : 1);
+  const double x_length = double(s.transposed ? s.rows : s.cols);
+  const double y_length = double(s.transposed ? s.cols : s.rows);
+  const double x = double(s.vectors) * x_length * double(s.scalar_bytes);
+  const double y = double(s.vectors) * y_length * double(s.scalar_bytes) * (s.beta_nonzero ? 2 : 1);
   return matrix + x + y;
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "kspmv/bench/operation.hpp"
 #include "kspmv/matrices/host_csr.hpp"
 
 namespace kspmv::bench {
@@ -21,7 +22,7 @@ using Offset = std::int32_t;
 template <class Scalar>
 using Csr = matrices::HostCsr<Scalar, Ordinal, Offset>;
 
-// A kspmv algorithm or a baseline library's SpMV on one matrix, y = A x.
+// A kspmv algorithm or a baseline library's SpMV of one operation on one matrix.
 struct Implementation {
   std::string backend;         // kspmv, KokkosKernels, cuSPARSE
   std::string algorithm;       // as requested
@@ -32,11 +33,12 @@ struct Implementation {
   std::string label() const { return backend + "/" + algorithm; }
 };
 
-// One matrix in one precision on the device, with x uploaded and y allocated.
+// One operation on one matrix in one precision on the device, with x uploaded and y allocated.
 template <class Scalar>
 struct Workload {
-  std::vector<Implementation> implementations;  // in the order of Driver::implementation_labels()
-  std::function<void()> poison_y;               // fills y with NaN, synchronously
+  // In the order of Driver::implementation_labels(operation).
+  std::vector<Implementation> implementations;
+  std::function<void(const std::vector<Scalar>&)> set_y;  // synchronously
   std::function<std::vector<Scalar>()> download_y;
 };
 
@@ -57,17 +59,20 @@ class Driver {
  public:
   virtual ~Driver() = default;
   virtual DeviceDescription describe() const = 0;
-  // backend/algorithm of every implementation, the same for every matrix.
-  virtual std::vector<std::string> implementation_labels() const = 0;
+  // backend/algorithm of every implementation of an operation, the same for every matrix. The
+  // first baseline (a backend other than kspmv) is the reference every other record is timed
+  // beside.
+  virtual std::vector<std::string> implementation_labels(const Operation& operation) const = 0;
   virtual BatchClock clock() const = 0;
   // A copy of `bytes` bytes read plus written, its buffers held by the returned call: the
   // bandwidth ceiling of the roofline.
   virtual std::function<void()> copy_kernel(double bytes) = 0;
   // `host` and `x` outlive the workload.
   virtual std::unique_ptr<Workload<double>> load(const Csr<double>& host,
-                                                 const std::vector<double>& x) = 0;
-  virtual std::unique_ptr<Workload<float>> load(const Csr<float>& host,
-                                                const std::vector<float>& x) = 0;
+                                                 const std::vector<double>& x,
+                                                 const Operation& operation) = 0;
+  virtual std::unique_ptr<Workload<float>> load(const Csr<float>& host, const std::vector<float>& x,
+                                                const Operation& operation) = 0;
 };
 
 }  // namespace kspmv::bench
