@@ -6,7 +6,6 @@
 #include <cusparse.h>
 
 #include <iostream>
-#include <limits>
 #include <memory>
 #include <string>
 #include <utility>

@@ -290,7 +290,7 @@ void measure_record(benchmark::State& state, Suite& suite, OperationOnDevice<Sca
   // order, so that the ratio of the two sees the same machine: load from other work, clock changes
   // and the operands' placement in memory cancel in it.
   std::optional<Batches> reference;
-  double no_carry = 0;
+  double no_carry = 0;  // the reference is never slowed: whole batches, nothing to carry
   if (reference_index && *reference_index != index) {
     Implementation& timed = implementations.at(*reference_index);
     if (record.reference_calls_per_batch == 0) {
