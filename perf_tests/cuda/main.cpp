@@ -1,6 +1,7 @@
-// kspmv_cuda_bench: the CUDA backend's algorithms (kspmv::cuda::Plan, no Kokkos) against cuSPARSE
-// CSR ALG1 and ALG2, on the suite's matrices, with the device's measured copy bandwidth as the
-// roofline. The same harness and suites as kspmv_perf; see perf_tests/README.md.
+// kspmv_cuda_bench: the CUDA backend's algorithms (kspmv::cuda::Plan and apply_without_plan, no
+// Kokkos) against cuSPARSE CSR ALG1 and ALG2, on the suite's matrices, with the device's measured
+// copy bandwidth as the roofline; and Auto's calls replayed from a CUDA graph, the launch-latency
+// floor. The same harness and suites as kspmv_perf; see perf_tests/README.md.
 
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "captured_graph.hpp"
 #include "cuda_status.hpp"
 #include "cusparse_spmv.hpp"
 #include "device_csr.hpp"
@@ -18,17 +20,26 @@
 #include "kspmv/bench/host_info.hpp"
 #include "kspmv/bench/run_suite.hpp"
 #include "kspmv/cuda/plan.hpp"
+#include "kspmv/cuda/without_plan.hpp"
 
 namespace kspmv::bench {
 namespace {
 
-// Through a reused plan (the raw API's handle): every algorithm; without one, a call makes its
-// own plan for Auto (see make_workload).
+// Through a reused plan (the raw API's handle): every algorithm; without one, apply_without_plan
+// (see make_workload).
 std::vector<Algorithm> planned_algorithms(const Operation& operation) {
   if (!operation.handle) return {};
   return {Algorithm::Auto, Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive,
           Algorithm::MergePath};
 }
+
+// Auto's calls captured in a graph of this many and replayed, where repeating a call is harmless
+// (beta == 0): one graph launch instead of kGraphCalls kernel launches.
+constexpr int kGraphCalls = 10;
+bool has_graph_record(const Operation& operation) {
+  return operation.handle && operation.beta == 0.0;
+}
+const std::string kGraphAlgorithm = to_string(Algorithm::Auto) + "_graph";
 constexpr std::pair<const char*, cusparseSpMVAlg_t> cusparse_algorithms[] = {
     {"ALG1", CUSPARSE_SPMV_CSR_ALG1}, {"ALG2", CUSPARSE_SPMV_CSR_ALG2}};
 
@@ -41,6 +52,7 @@ struct DeviceState {
   DeviceVector<Scalar> x;
   DeviceVector<Scalar> y;
   std::vector<std::unique_ptr<cuda::Plan<Scalar, Ordinal, Offset>>> plans;
+  std::unique_ptr<CapturedGraph> graph;
   std::vector<std::unique_ptr<CusparseSpmv<Scalar>>> cusparse;
 };
 
@@ -57,15 +69,15 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
   const auto beta = static_cast<Scalar>(operation.beta);
   auto workload = std::make_unique<Workload<Scalar>>();
   if (!operation.handle) {
-    // The raw API's call without a handle: a plan made and dropped on every call.
     Implementation impl;
     impl.backend = "kspmv";
     impl.algorithm = to_string(Algorithm::Auto);
     impl.call = [state, xb, yb, mode, beta, stream] {
-      cuda::Plan<Scalar, Ordinal, Offset> plan(state->A.matrix(), Algorithm::Auto, stream);
-      plan.apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
+      cuda::apply_without_plan(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
     };
-    impl.chosen_algorithm = [label = impl.algorithm] { return label; };
+    impl.chosen_algorithm = [transposed = operation.transposed()] {
+      return std::string(transposed ? "a plan per call" : "RowBlocks");
+    };
     workload->implementations.push_back(std::move(impl));
   }
   for (const Algorithm algorithm : planned_algorithms(operation)) {
@@ -79,6 +91,25 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
       plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
     };
     impl.setup_seconds = [plan] { return plan->setup_seconds(); };
+    impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
+    workload->implementations.push_back(std::move(impl));
+  }
+  if (has_graph_record(operation)) {
+    auto* plan = state->plans.front().get();  // Auto's, set up by its record's first call
+    Implementation impl;
+    impl.backend = "kspmv";
+    impl.algorithm = kGraphAlgorithm;
+    impl.calls_per_invocation = kGraphCalls;
+    impl.call = [state, plan, xb, yb, mode, beta, stream] {
+      if (!state->graph) {
+        plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);  // its setup
+        state->graph = std::make_unique<CapturedGraph>(stream, [&] {
+          for (int i = 0; i < kGraphCalls; ++i)
+            plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
+        });
+      }
+      state->graph->launch();
+    };
     impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
     workload->implementations.push_back(std::move(impl));
   }
@@ -138,6 +169,7 @@ class CudaDriver final : public Driver {
     if (!operation.handle) labels.push_back("kspmv/" + std::string(to_string(Algorithm::Auto)));
     for (const Algorithm algorithm : planned_algorithms(operation))
       labels.push_back("kspmv/" + to_string(algorithm));
+    if (has_graph_record(operation)) labels.push_back("kspmv/" + kGraphAlgorithm);
     for (const auto& entry : cusparse_algorithms)
       labels.push_back(std::string("cuSPARSE/") + entry.first);
     return labels;

@@ -5,8 +5,12 @@
 //   kspmv::spmv(exec, mode, alpha, A, x, beta, y);         // ordered on the instance `exec`
 //   kspmv::spmv(exec, &handle, mode, alpha, A, x, beta, y) // reuses the handle's plan
 //
+// A call without a handle keeps nothing: on Kokkos::Cuda, modes N and C run a kernel that needs no
+// plan, as fast as a planned call; modes T and H build A^T's structure on every such call.
+//
 // This header checks and normalises the arguments, handles the cases every backend shares (empty
-// shapes, alpha == 0), then makes one dispatch call to the backend chosen by the execution space.
+// shapes, alpha == 0), then makes one dispatch call to the backend chosen by the execution space
+// (src/kspmv/detail/dispatch.hpp).
 
 #include <Kokkos_Core.hpp>
 
@@ -15,6 +19,7 @@
 
 #include "kspmv/algorithm.hpp"
 #include "kspmv/crs.hpp"
+#include "kspmv/detail/dispatch.hpp"
 #include "kspmv/detail/scale.hpp"
 #include "kspmv/errors.hpp"
 #include "kspmv/handle.hpp"
@@ -59,19 +64,14 @@ std::size_t num_vectors(const View& v) {
 
 }  // namespace detail
 
-template <class ExecSpace, class HandleMatrix, class HandleExecSpace, class AlphaType, class Matrix,
-          class XView, class BetaType, class YView>
-void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace>* handle, const char mode[],
-          const AlphaType& alpha, const Matrix& matrix, const XView& x, const BetaType& beta,
-          const YView& y) {
-  using CrsViewT = detail::crs_view_t<Matrix>;
+namespace detail {
+
+template <class ExecSpace, class Matrix, class AlphaType, class XView, class BetaType, class YView>
+constexpr void check_types() {
+  using CrsViewT = crs_view_t<Matrix>;
   using Scalar = typename CrsViewT::scalar_type;
   static_assert(Kokkos::is_execution_space<ExecSpace>::value,
                 "kspmv::spmv: the first argument must be a Kokkos execution space instance");
-  static_assert(std::is_same_v<std::remove_cv_t<HandleMatrix>, Matrix>,
-                "kspmv::spmv: the handle was made for another matrix type");
-  static_assert(std::is_same_v<ExecSpace, HandleExecSpace>,
-                "kspmv::spmv: the handle was made for another execution space");
   static_assert(Kokkos::is_view<XView>::value && Kokkos::is_view<YView>::value,
                 "kspmv::spmv: x and y must be Kokkos::Views");
   static_assert(static_cast<int>(XView::rank) == static_cast<int>(YView::rank) &&
@@ -88,30 +88,65 @@ void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace>* handle, 
       "kspmv::spmv: A, x and y must be accessible from the execution space");
   static_assert(std::is_convertible_v<AlphaType, Scalar> && std::is_convertible_v<BetaType, Scalar>,
                 "kspmv::spmv: alpha and beta must convert to A's scalar type");
+}
+
+// The cases every backend shares: nothing to do for an empty y, y = beta*y when alpha == 0 or A is
+// empty. Otherwise `product()` calls the backend.
+template <class ExecSpace, class CrsViewT, class YView, class Product>
+void unless_trivial(const ExecSpace& exec, typename CrsViewT::scalar_type alpha, const CrsViewT& A,
+                    typename CrsViewT::scalar_type beta, const YView& y, Product&& product) {
+  using Scalar = typename CrsViewT::scalar_type;
+  if (y.extent(0) == 0 || detail::num_vectors(y) == 0) return;
+  if (alpha == Scalar(0) || A.num_entries() == 0) {
+    detail::scale(exec, beta, y);
+    return;
+  }
+  product();
+}
+
+}  // namespace detail
+
+template <class ExecSpace, class HandleMatrix, class HandleExecSpace, class AlphaType, class Matrix,
+          class XView, class BetaType, class YView>
+void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace>* handle, const char mode[],
+          const AlphaType& alpha, const Matrix& matrix, const XView& x, const BetaType& beta,
+          const YView& y) {
+  using Scalar = typename detail::crs_view_t<Matrix>::scalar_type;
+  detail::check_types<ExecSpace, Matrix, AlphaType, XView, BetaType, YView>();
+  static_assert(std::is_same_v<std::remove_cv_t<HandleMatrix>, Matrix>,
+                "kspmv::spmv: the handle was made for another matrix type");
+  static_assert(std::is_same_v<ExecSpace, HandleExecSpace>,
+                "kspmv::spmv: the handle was made for another execution space");
 
   if (handle == nullptr) throw unsupported_argument("kspmv::spmv: the handle pointer is null");
   const Mode op = kspmv::parse_mode(mode);
   const auto& A = detail::as_crs_view(matrix);
   detail::check_shapes(op, A, x, y);
   handle->bind(A);
-
   const Scalar a = static_cast<Scalar>(alpha);
   const Scalar b = static_cast<Scalar>(beta);
-  if (y.extent(0) == 0 || detail::num_vectors(y) == 0) return;
-  if (a == Scalar(0) || A.num_entries() == 0) {
-    detail::scale(exec, b, y);
-    return;
-  }
-  using Backend = typename Handle<HandleMatrix, HandleExecSpace>::backend_type;
-  Backend::apply(exec, handle->state(), handle->requested_algorithm(), op, a, A, x, b, y);
+  detail::unless_trivial(exec, a, A, b, y, [&] {
+    using Backend = typename Handle<HandleMatrix, HandleExecSpace>::backend_type;
+    Backend::apply(exec, handle->state(), handle->requested_algorithm(), op, a, A, x, b, y);
+  });
 }
 
+// Without a handle the backend keeps nothing between calls: see each backend's
+// apply_without_handle for what such a call costs (README.md, "Calls without a handle").
 template <class ExecSpace, class Matrix, class AlphaType, class XView, class BetaType, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
-    const ExecSpace& exec, const char mode[], const AlphaType& alpha, const Matrix& A,
+    const ExecSpace& exec, const char mode[], const AlphaType& alpha, const Matrix& matrix,
     const XView& x, const BetaType& beta, const YView& y) {
-  Handle<Matrix, ExecSpace> handle;
-  kspmv::spmv(exec, &handle, mode, alpha, A, x, beta, y);
+  using Scalar = typename detail::crs_view_t<Matrix>::scalar_type;
+  detail::check_types<ExecSpace, Matrix, AlphaType, XView, BetaType, YView>();
+  const Mode op = kspmv::parse_mode(mode);
+  const auto& A = detail::as_crs_view(matrix);
+  detail::check_shapes(op, A, x, y);
+  const Scalar a = static_cast<Scalar>(alpha);
+  const Scalar b = static_cast<Scalar>(beta);
+  detail::unless_trivial(exec, a, A, b, y, [&] {
+    detail::backend_for_t<ExecSpace>::apply_without_handle(exec, op, a, A, x, b, y);
+  });
 }
 
 template <class Matrix, class AlphaType, class XView, class BetaType, class YView>

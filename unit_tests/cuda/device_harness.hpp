@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kspmv/cuda/plan.hpp"
+#include "kspmv/cuda/without_plan.hpp"
 #include "kspmv/reference/spmv_reference.hpp"
 #include "random_csr.hpp"
 
@@ -55,6 +56,12 @@ class DeviceArray {
   DeviceArray& operator=(const DeviceArray&) = delete;
 
   T* data() const { return data_; }
+  void upload(const std::vector<T>& host) const {
+    if (host.size() != size_) throw std::invalid_argument("DeviceArray::upload: size differs");
+    if (size_ > 0) {
+      check(cudaMemcpy(data_, host.data(), size_ * sizeof(T), cudaMemcpyHostToDevice), "upload");
+    }
+  }
   std::vector<T> download() const {
     std::vector<T> host(size_);
     if (size_ > 0) {
@@ -86,6 +93,9 @@ class DeviceCsr {
  public:
   explicit DeviceCsr(const HostCsr<Scalar, Ordinal, Offset>& host)
       : host_(host), row_map_(host.row_map), entries_(host.entries), values_(host.values) {}
+  // New values in the same arrays (the structure stays).
+  void upload_values(const std::vector<Scalar>& values) const { values_.upload(values); }
+
   CsrMatrix<Scalar, Ordinal, Offset> matrix() const {
     return {static_cast<Ordinal>(host_.num_rows),
             static_cast<Ordinal>(host_.num_cols),
@@ -124,6 +134,9 @@ class DeviceBlock {
         col_stride_(layout.right ? 1 : host.n + layout.padding),
         offset_(layout.offset),
         storage_(fill(host)) {}
+
+  // New elements for the block, poison around them again.
+  void upload(const Block<Scalar>& host) const { storage_.upload(fill(host)); }
 
   DenseBlock<Scalar> block() const {
     return {storage_.data() + offset_, rows_, vectors_, row_stride_, col_stride_};
@@ -178,14 +191,14 @@ class DeviceBlock {
   DeviceArray<Scalar> storage_;
 };
 
-// One call of y = beta*y + alpha*op(A)*x through `plan`: x random, y random (NaN everywhere when
-// beta == 0, which must not survive). Returns "" when the result matches the reference.
-template <class Scalar, class Ordinal, class Offset>
-std::string check_apply(Plan<Scalar, Ordinal, Offset>& plan,
-                        const DeviceCsr<Scalar, Ordinal, Offset>& A,
-                        const HostCsr<Scalar, Ordinal, Offset>& host, Mode mode, Scalar alpha,
-                        Scalar beta, std::int64_t vectors, Layout x_layout, Layout y_layout,
-                        std::mt19937_64& rng) {
+// One call of y = beta*y + alpha*op(A)*x, made by `call(mode, alpha, A, x, beta, y, stream)`: x
+// random, y random (NaN everywhere when beta == 0, which must not survive). Returns "" when the
+// result matches the reference.
+template <class Scalar, class Ordinal, class Offset, class Call>
+std::string check_call(Call&& call, const DeviceCsr<Scalar, Ordinal, Offset>& A,
+                       const HostCsr<Scalar, Ordinal, Offset>& host, Mode mode, Scalar alpha,
+                       Scalar beta, std::int64_t vectors, Layout x_layout, Layout y_layout,
+                       std::mt19937_64& rng) {
   const std::int64_t out_rows = is_transposed(mode) ? host.num_cols : host.num_rows;
   const std::int64_t in_rows = is_transposed(mode) ? host.num_rows : host.num_cols;
   const auto x = kspmv::testing::random_block<Scalar>(in_rows, vectors, rng);
@@ -196,13 +209,35 @@ std::string check_apply(Plan<Scalar, Ordinal, Offset>& plan,
   const DeviceBlock<Scalar> x_device(x, x_layout);
   const DeviceBlock<Scalar> y_device(y, y_layout);
   Stream stream;
-  plan.apply(mode, alpha, A.matrix(), x_device.const_block(), beta, y_device.block(), stream.get());
+  call(mode, alpha, A.matrix(), x_device.const_block(), beta, y_device.block(), stream.get());
   stream.synchronize();
   check(cudaGetLastError(), "kernel");
   bool outside_untouched = false;
   const auto got = y_device.download(outside_untouched);
   if (!outside_untouched) return "the call wrote outside y's elements";
   return reference::compare(expected, got);
+}
+
+// check_call through `plan`.
+template <class Scalar, class Ordinal, class Offset>
+std::string check_apply(Plan<Scalar, Ordinal, Offset>& plan,
+                        const DeviceCsr<Scalar, Ordinal, Offset>& A,
+                        const HostCsr<Scalar, Ordinal, Offset>& host, Mode mode, Scalar alpha,
+                        Scalar beta, std::int64_t vectors, Layout x_layout, Layout y_layout,
+                        std::mt19937_64& rng) {
+  const auto through_plan = [&plan](auto&&... args) { plan.apply(args...); };
+  return check_call(through_plan, A, host, mode, alpha, beta, vectors, x_layout, y_layout, rng);
+}
+
+// check_call through apply_without_plan.
+template <class Scalar, class Ordinal, class Offset>
+std::string check_without_plan(const HostCsr<Scalar, Ordinal, Offset>& host, Mode mode,
+                               Scalar alpha, Scalar beta, std::mt19937_64& rng,
+                               std::int64_t vectors = 1, Layout x_layout = kContiguous,
+                               Layout y_layout = kContiguous) {
+  const DeviceCsr<Scalar, Ordinal, Offset> A(host);
+  const auto without_plan = [](auto&&... args) { apply_without_plan(args...); };
+  return check_call(without_plan, A, host, mode, alpha, beta, vectors, x_layout, y_layout, rng);
 }
 
 // A fresh plan for `algorithm`, then check_apply.

@@ -41,6 +41,25 @@ Csr skewed_matrix(std::mt19937_64& rng) {
   return B;
 }
 
+// `call(y)` 100 times on a zeroed y (of A's row count): every result must equal the first bit for
+// bit.
+template <class Call>
+void expect_hundred_identical_calls(const Csr& host, Call&& call) {
+  const Block<double> y0{host.num_rows, 1, std::vector<double>(host.num_rows, 0.0)};
+  std::vector<double> first;
+  for (int i = 0; i < 100; ++i) {
+    const DeviceBlock<double> y(y0, kContiguous);
+    call(y.block());
+    bool outside_untouched = false;
+    const auto got = y.download(outside_untouched).data;
+    if (i == 0) {
+      first = got;
+    } else if (std::memcmp(first.data(), got.data(), first.size() * sizeof(double)) != 0) {
+      FAIL() << "call " << i << " differs from the first";
+    }
+  }
+}
+
 TEST(CudaPlan, HundredCallsAreBitwiseIdentical) {
   KSPMV_SKIP_WITHOUT_GPU();
   const auto seed = fresh_seed();
@@ -55,21 +74,16 @@ TEST(CudaPlan, HundredCallsAreBitwiseIdentical) {
     for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
       SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode));
       Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), algorithm, stream.get());
-      const Block<double> y0{host.num_rows, 1, std::vector<double>(host.num_rows, 0.0)};
-      std::vector<double> first;
-      for (int call = 0; call < 100; ++call) {
-        const DeviceBlock<double> y(y0, kContiguous);
-        plan.apply(mode, 1.5, A.matrix(), x_device.const_block(), 0.0, y.block(), stream.get());
-        bool outside_untouched = false;
-        const auto got = y.download(outside_untouched).data;
-        if (call == 0) {
-          first = got;
-        } else if (std::memcmp(first.data(), got.data(), first.size() * sizeof(double)) != 0) {
-          FAIL() << "call " << call << " differs from the first";
-        }
-      }
+      expect_hundred_identical_calls(host, [&](const DenseBlock<double>& y) {
+        plan.apply(mode, 1.5, A.matrix(), x_device.const_block(), 0.0, y, stream.get());
+      });
     }
   }
+  SCOPED_TRACE("without a plan");
+  expect_hundred_identical_calls(host, [&](const DenseBlock<double>& y) {
+    apply_without_plan(Mode::NoTranspose, 1.5, A.matrix(), x_device.const_block(), 0.0, y,
+                       stream.get());
+  });
 }
 
 TEST(CudaPlan, ReusedAcrossCallsWithOtherVectorsAndValues) {

@@ -1,11 +1,13 @@
-// Every algorithm of the CUDA backend against the reference, over a representative set of
-// scalar/ordinal/offset types: random matrices in every mode, the edge cases, rank-2 blocks.
+// Every algorithm of the CUDA backend, and the call without a plan, against the reference, over a
+// representative set of scalar/ordinal/offset types: random matrices in every mode, the edge
+// cases, rank-2 blocks.
 
 #include <gtest/gtest.h>
 
 #include <complex>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <tuple>
 
 #include "device_harness.hpp"
@@ -32,7 +34,7 @@ class CudaPlanTest : public ::testing::Test {
   }
   Value random_scalar() { return random_value<Value>(rng); }
 
-  // Every algorithm on `A` in `mode`, with random alpha and beta.
+  // Every algorithm on `A` in `mode`, and the call without a plan, with random alpha and beta.
   void expect_all_algorithms(const Csr& A, Mode mode, std::int64_t vectors = 1,
                              Layout x_layout = kContiguous, Layout y_layout = kContiguous) {
     for (const Algorithm algorithm : kAlgorithms) {
@@ -41,6 +43,10 @@ class CudaPlanTest : public ::testing::Test {
                            x_layout, y_layout),
                 "");
     }
+    SCOPED_TRACE(std::string("without a plan, mode ") + to_string(mode));
+    EXPECT_EQ(check_without_plan(A, mode, random_scalar(), random_scalar(), rng, vectors, x_layout,
+                                 y_layout),
+              "");
   }
 
   std::uint64_t seed = fresh_seed();
@@ -89,6 +95,10 @@ TYPED_TEST(CudaPlanTest, BetaZeroOverwritesNaN) {
       EXPECT_EQ(check_spmv(A, algorithm, mode, this->random_scalar(), Scalar(0), this->rng), "");
     }
   }
+  for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+    SCOPED_TRACE(std::string("without a plan, mode ") + to_string(mode));
+    EXPECT_EQ(check_without_plan(A, mode, this->random_scalar(), Scalar(0), this->rng), "");
+  }
 }
 
 TYPED_TEST(CudaPlanTest, AlphaZeroReadsNeitherMatrixNorX) {
@@ -103,6 +113,10 @@ TYPED_TEST(CudaPlanTest, AlphaZeroReadsNeitherMatrixNorX) {
       SCOPED_TRACE(to_string(algorithm));
       EXPECT_EQ(check_spmv(A, algorithm, Mode::NoTranspose, Scalar(0), beta, this->rng), "");
     }
+  }
+  for (const Scalar beta : {Scalar(0), this->random_scalar()}) {
+    SCOPED_TRACE("without a plan");
+    EXPECT_EQ(check_without_plan(A, Mode::NoTranspose, Scalar(0), beta, this->rng), "");
   }
 }
 
@@ -140,6 +154,28 @@ TYPED_TEST(CudaPlanTest, RowLengthsSpreadOverZeroTo5000) {
     A.row_map.push_back(static_cast<Offset>(A.entries.size()));
   }
   this->expect_all_algorithms(A, Mode::NoTranspose);
+}
+
+TYPED_TEST(CudaPlanTest, RowsAroundTheSharedMemoryCapacity) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using Ordinal = typename TestFixture::Index;
+  using Offset = typename TestFixture::RowOffset;
+  // A block stages at most 2048 products: rows just under, at and over it, runs of rows that fit
+  // alone but not together, among short rows (so a block's rows come in several pieces).
+  const std::int64_t pattern[] = {3, 0, 2047, 1, 2048, 2049, 0, 4097, 5, 700, 700, 700, 700, 1};
+  typename TestFixture::Csr A;
+  A.num_rows = 3000;
+  A.num_cols = 4500;
+  for (std::int64_t i = 0; i < A.num_rows; ++i) {
+    const std::int64_t length = i % 40 < 14 ? pattern[i % 40] : 2;
+    for (std::int64_t k = 0; k < length; ++k) {
+      A.entries.push_back(static_cast<Ordinal>((k * 11 + i) % A.num_cols));
+      A.values.push_back(this->random_scalar());
+    }
+    A.row_map.push_back(static_cast<Offset>(A.entries.size()));
+  }
+  for (const Mode mode : {Mode::NoTranspose, Mode::Conjugate}) this->expect_all_algorithms(A, mode);
 }
 
 TYPED_TEST(CudaPlanTest, MisalignedOutputAndInput) {

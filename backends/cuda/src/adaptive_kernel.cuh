@@ -64,10 +64,10 @@ __device__ inline T block_sum(T value, T* s_scratch) {
 }
 
 // This thread's share of the products of entries [begin, end), strided over the block.
-template <int BlockThreads, class T, class Ordinal, class Offset>
-__device__ inline T strided_sum(const SpmvArguments<T, Ordinal, Offset>& args, std::int64_t begin,
-                                std::int64_t end) {
-  T sum{};
+template <int BlockThreads, class Args>
+__device__ inline typename Args::value_type strided_sum(const Args& args, std::int64_t begin,
+                                                        std::int64_t end) {
+  typename Args::value_type sum{};
 #pragma unroll 4
   for (std::int64_t entry = begin + threadIdx.x; entry < end; entry += BlockThreads) {
     sum += args.product(entry);
@@ -78,11 +78,11 @@ __device__ inline T strided_sum(const SpmvArguments<T, Ordinal, Offset>& args, s
 // Rows [first_row, last_row), every one shorter than the window: their products are staged in
 // shared memory, then each row is summed by a group of lanes (as many as the block can spare, in a
 // fixed order); rows much longer than the others go to a warp each, so no group walks one alone.
-template <class Shape, class T, class Ordinal, class Offset>
-__device__ inline void stream_rows(const SpmvArguments<T, Ordinal, Offset>& args,
-                                   std::int64_t first_row, std::int64_t last_row,
-                                   std::int64_t begin, std::int64_t end, T* s_products,
-                                   int* s_row_begins) {
+template <class Shape, class Args>
+__device__ inline void stream_rows(const Args& args, std::int64_t first_row, std::int64_t last_row,
+                                   std::int64_t begin, std::int64_t end,
+                                   typename Args::value_type* s_products, int* s_row_begins) {
+  using T = typename Args::value_type;
   constexpr int kBlockThreads = Shape::kBlockThreads;
   const auto rows = static_cast<int>(last_row - first_row);
   // Row offsets in a loop of their own, not in the entries' batch as MergePath does: measured
@@ -128,10 +128,11 @@ __device__ inline void stream_rows(const SpmvArguments<T, Ordinal, Offset>& args
 }
 
 // A long row split over the blocks first..last: stores this block's piece, then joins.
-template <class T, class Ordinal, class Offset>
-__device__ inline void store_piece_and_join(const SpmvArguments<T, Ordinal, Offset>& args,
-                                            const AdaptiveBlocks<T>& blocks, std::int64_t row,
-                                            std::int64_t first, std::int64_t last, T piece) {
+template <class Args>
+__device__ inline void store_piece_and_join(const Args& args,
+                                            const AdaptiveBlocks<typename Args::value_type>& blocks,
+                                            std::int64_t row, std::int64_t first,
+                                            std::int64_t last, typename Args::value_type piece) {
   if (threadIdx.x == 0) blocks.pieces[blockIdx.x] = piece;
   if (threadIdx.x < 32) {
     join_row_pieces(args, blocks.arrivals + first, row, first, last,
@@ -139,9 +140,10 @@ __device__ inline void store_piece_and_join(const SpmvArguments<T, Ordinal, Offs
   }
 }
 
-template <class Shape, class T, class Ordinal, class Offset>
+template <class Shape, class Args>
 __global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocksPerSm)
-    adaptive_spmv_kernel(SpmvArguments<T, Ordinal, Offset> args, AdaptiveBlocks<T> blocks) {
+    adaptive_spmv_kernel(Args args, AdaptiveBlocks<typename Args::value_type> blocks) {
+  using T = typename Args::value_type;
   constexpr int kBlockThreads = Shape::kBlockThreads;
   constexpr std::int64_t kWindow = Shape::kWindow;
   __shared__ T s_products[Shape::kCapacity];

@@ -12,8 +12,8 @@ namespace kspmv::cuda::detail {
 
 // Called by one whole warp of each of the blocks first..last (inclusive) after lane 0 stored this
 // block's piece; piece_at(b) reads block b's piece (with load_coherent).
-template <class T, class Ordinal, class Offset, class PieceAt>
-__device__ inline void join_row_pieces(const SpmvArguments<T, Ordinal, Offset>& args, int* arrivals,
+template <class Args, class PieceAt>
+__device__ inline void join_row_pieces(const Args& args, int* arrivals,
                                        std::int64_t row, std::int64_t first, std::int64_t last,
                                        PieceAt piece_at) {
   const int lane = threadIdx.x % 32;
@@ -25,7 +25,7 @@ __device__ inline void join_row_pieces(const SpmvArguments<T, Ordinal, Offset>& 
   arrived = __shfl_sync(0xffffffffu, arrived, 0);
   if (arrived != last - first) return;
   __threadfence();
-  T sum{};
+  typename Args::value_type sum{};
   for (std::int64_t block = first + lane; block <= last; block += 32) sum += piece_at(block);
   sum = group_sum(sum, 32);
   if (lane == 0) {

@@ -47,9 +47,10 @@ __global__ void merge_path_tiles_kernel(const Offset* row_map, std::int64_t num_
   tile_nonzeros[tile] = diagonal - rows;
 }
 
-template <class Shape, class T, class Ordinal, class Offset>
+template <class Shape, class Args>
 __global__ void __launch_bounds__(Shape::kBlockThreads)
-    merge_path_spmv_kernel(SpmvArguments<T, Ordinal, Offset> args, MergePathTiles<T> tiles) {
+    merge_path_spmv_kernel(Args args, MergePathTiles<typename Args::value_type> tiles) {
+  using T = typename Args::value_type;
   constexpr int kBlockThreads = Shape::kBlockThreads;
   constexpr int kItemsPerThread = Shape::kItemsPerThread;
   constexpr int kTileItems = Shape::kTileItems;

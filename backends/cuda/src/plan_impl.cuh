@@ -12,16 +12,15 @@
 #include <type_traits>
 
 #include "adaptive_kernel.cuh"
+#include "call_operands.cuh"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
-#include "gather_kernel.cuh"
 #include "kspmv/cuda/plan.hpp"
 #include "kspmv/errors.hpp"
 #include "launch_policy.hpp"
 #include "merge_path_kernel.cuh"
 #include "row_statistics.cuh"
 #include "scalar_kernel.cuh"
-#include "scale_kernel.cuh"
 #include "transpose.hpp"
 #include "vector_kernel.cuh"
 
@@ -29,29 +28,19 @@ namespace kspmv::cuda {
 
 namespace detail {
 
-inline unsigned grid_for(std::int64_t threads, int block_threads) {
-  return static_cast<unsigned>((threads + block_threads - 1) / block_threads);
-}
-
-inline std::string shape_string(std::int64_t rows, std::int64_t cols) {
-  return std::to_string(rows) + " x " + std::to_string(cols);
-}
-
 template <class Scalar, class Ordinal, class Offset>
 struct PlanState {
   using T = device_t<Scalar>;
   using Matrix = CsrMatrix<Scalar, Ordinal, Offset>;
-  using Plan = cuda::Plan<Scalar, Ordinal, Offset>;
 
-  // A^T with its own plan, made on the first call in mode T or H.
+  // A^T's structure and a plan for it, made on the first call in mode T or H. Its kernels read A's
+  // values in place, through structure.source_entry.
   struct Transposed {
     TransposedStructure<Ordinal, Offset> structure;
-    DeviceBuffer<Scalar> values;
-    Matrix matrix;
-    Plan plan;
+    std::unique_ptr<PlanState> state;
   };
 
-  Matrix matrix;  // the structure the plan was made for
+  Matrix matrix;  // the structure the plan was made for (values: only their pointer was seen)
   Algorithm requested = Algorithm::Auto;
   Algorithm chosen = Algorithm::Auto;
   double setup_seconds = 0;
@@ -81,6 +70,22 @@ struct PlanState {
 
   static std::int64_t blocks_for(std::int64_t path_length, std::int64_t block_items) {
     return std::max<std::int64_t>(1, (path_length + block_items - 1) / block_items);
+  }
+
+  // Analyses A, chooses the kernel and prepares what it needs; waits for the stream.
+  void set_up(const Matrix& A, Algorithm requested_algorithm, cudaStream_t stream) {
+    matrix = A;
+    requested = requested_algorithm;
+    int device = 0;
+    int major = 0;
+    KSPMV_CUDA_CHECK(cudaGetDevice(&device));
+    KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    policy = launch_policy_for(major);
+    allocate_workspace(stream);
+    if (requested == Algorithm::Auto || requested == Algorithm::Adaptive) analyse(stream);
+    chosen = requested == Algorithm::Auto ? choose() : requested;
+    prepare(stream);
+    KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
   // Sized for the kernel `requested` may lead to (Auto leads to Adaptive at most).
@@ -159,12 +164,13 @@ struct PlanState {
     }
   }
 
-  void launch(const SpmvArguments<T, Ordinal, Offset>& args, cudaStream_t stream) const {
-    const std::int64_t rows = num_rows();
+  // One launch of the chosen kernel over the rows `args` describes (A's, or A^T's).
+  template <class Args>
+  void launch(const Args& args, cudaStream_t stream) const {
     switch (chosen) {
       case Algorithm::Scalar: {
         const int threads = policy.scalar_block_threads;
-        scalar_spmv_kernel<<<grid_for(rows, threads), threads, 0, stream>>>(args);
+        scalar_spmv_kernel<<<grid_for(num_rows(), threads), threads, 0, stream>>>(args);
         break;
       }
       case Algorithm::Vector:
@@ -190,24 +196,23 @@ struct PlanState {
         throw unsupported_argument("kspmv::cuda::Plan: no kernel for algorithm " +
                                    to_string(chosen));
     }
-    KSPMV_CUDA_CHECK(cudaGetLastError());
   }
 
-  template <class Shape>
-  void launch_adaptive(const SpmvArguments<T, Ordinal, Offset>& args, cudaStream_t stream) const {
+  template <class Shape, class Args>
+  void launch_adaptive(const Args& args, cudaStream_t stream) const {
     const AdaptiveBlocks<T> blocks{num_blocks, block_rows, block_entries, pieces, arrivals};
     adaptive_spmv_kernel<Shape>
         <<<static_cast<unsigned>(num_blocks), Shape::kBlockThreads, 0, stream>>>(args, blocks);
   }
 
-  template <int Lanes>
-  void launch_vector_lanes(const SpmvArguments<T, Ordinal, Offset>& args,
-                           cudaStream_t stream) const {
+  template <int Lanes, class Args>
+  void launch_vector_lanes(const Args& args, cudaStream_t stream) const {
     const int threads = policy.vector_block_threads;
     vector_spmv_kernel<Lanes><<<grid_for(num_rows() * Lanes, threads), threads, 0, stream>>>(args);
   }
 
-  void launch_vector(const SpmvArguments<T, Ordinal, Offset>& args, cudaStream_t stream) const {
+  template <class Args>
+  void launch_vector(const Args& args, cudaStream_t stream) const {
     switch (vector_lanes) {
       case 2:
         return launch_vector_lanes<2>(args, stream);
@@ -237,16 +242,20 @@ struct PlanState {
     }
   }
 
-  Transposed& transposed_copy(cudaStream_t stream) {
+  // The first call builds it (and waits for the stream); its time joins setup_seconds.
+  const Transposed& transposed_plan(cudaStream_t stream) {
     if (!transposed) {
+      const auto start = std::chrono::steady_clock::now();
       auto structure = transpose_structure(matrix.row_map, matrix.entries, num_rows(), num_cols(),
                                            num_entries(), stream);
-      DeviceBuffer<Scalar> values(static_cast<std::size_t>(num_entries()));
-      const Matrix matrix_t{matrix.num_cols,          matrix.num_rows,          matrix.num_entries,
-                            structure.row_map.data(), structure.entries.data(), values.data()};
-      Plan plan(matrix_t, requested, stream);
-      transposed.reset(
-          new Transposed{std::move(structure), std::move(values), matrix_t, std::move(plan)});
+      const Matrix matrix_t{matrix.num_cols,          matrix.num_rows,
+                            matrix.num_entries,       structure.row_map.data(),
+                            structure.entries.data(), matrix.values};
+      auto state = std::make_unique<PlanState>();
+      state->set_up(matrix_t, requested, stream);
+      transposed.reset(new Transposed{std::move(structure), std::move(state)});
+      setup_seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     return *transposed;
   }
@@ -263,34 +272,10 @@ Plan<Scalar, Ordinal, Offset>::Plan(const Matrix& A, Algorithm requested, cudaSt
         "kspmv::cuda::Plan: Algorithm::KokkosKernels is not a kernel of the CUDA backend (it runs "
         "KokkosSparse::spmv, on the Kokkos path only)");
   }
-  const auto rows = static_cast<std::int64_t>(A.num_rows);
-  const auto cols = static_cast<std::int64_t>(A.num_cols);
-  if (rows < 0 || cols < 0 || static_cast<std::int64_t>(A.num_entries) < 0) {
-    throw dimension_mismatch(
-        "kspmv::cuda::Plan: negative size (" + detail::shape_string(rows, cols) + ", " +
-        std::to_string(static_cast<std::int64_t>(A.num_entries)) + " entries)");
-  }
-  if ((rows > 0 && A.row_map == nullptr) ||
-      (A.num_entries > 0 && (A.entries == nullptr || A.values == nullptr))) {
-    throw malformed_matrix("kspmv::cuda::Plan: a " + detail::shape_string(rows, cols) +
-                           " matrix with " +
-                           std::to_string(static_cast<std::int64_t>(A.num_entries)) +
-                           " entries has a null row map, entries or values array");
-  }
-  auto& s = *state_;
-  s.matrix = A;
-  s.requested = requested;
-  int device = 0;
-  int major = 0;
-  KSPMV_CUDA_CHECK(cudaGetDevice(&device));
-  KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  s.policy = detail::launch_policy_for(major);
-  s.allocate_workspace(stream);
-  if (requested == Algorithm::Auto || requested == Algorithm::Adaptive) s.analyse(stream);
-  s.chosen = requested == Algorithm::Auto ? s.choose() : requested;
-  s.prepare(stream);
-  KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
-  s.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  detail::check_matrix("kspmv::cuda::Plan", A);
+  state_->set_up(A, requested, stream);
+  state_->setup_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 template <class Scalar, class Ordinal, class Offset>
@@ -314,65 +299,21 @@ template <class Scalar, class Ordinal, class Offset>
 void Plan<Scalar, Ordinal, Offset>::apply(Mode mode, Scalar alpha, const Matrix& A,
                                           DenseBlock<const Scalar> x, Scalar beta,
                                           DenseBlock<Scalar> y, cudaStream_t stream) {
-  using T = detail::device_t<Scalar>;
   auto& s = *state_;
   s.check_structure(A);
-  const bool transposed = is_transposed(mode);
-  const std::int64_t out_rows = transposed ? s.num_cols() : s.num_rows();
-  const std::int64_t in_rows = transposed ? s.num_rows() : s.num_cols();
-  if (x.num_rows != in_rows || y.num_rows != out_rows || x.num_vectors != y.num_vectors) {
-    throw dimension_mismatch(std::string("kspmv::cuda::Plan::apply: op(A) (mode ") +
-                             to_string(mode) + ") is " + detail::shape_string(out_rows, in_rows) +
-                             ", x is " + detail::shape_string(x.num_rows, x.num_vectors) +
-                             ", y is " + detail::shape_string(y.num_rows, y.num_vectors));
-  }
-  if (out_rows == 0 || y.num_vectors == 0) return;
-  const bool beta_is_zero = beta == Scalar(0);
-  if (alpha == Scalar(0) || s.num_entries() == 0) {
-    constexpr int kThreads = 256;
-    for (std::int64_t j = 0; j < y.num_vectors; ++j) {
-      detail::scale_kernel<<<detail::grid_for(out_rows, kThreads), kThreads, 0, stream>>>(
-          detail::to_device(y.data) + j * y.col_stride, out_rows, y.row_stride,
-          detail::to_device(beta), beta_is_zero);
-      KSPMV_CUDA_CHECK(cudaGetLastError());
-    }
+  detail::check_call_shapes("kspmv::cuda::Plan::apply", mode, A, x, y);
+  if (!detail::product_needed(A, alpha, y, beta, stream)) return;
+  if (is_transposed(mode)) {
+    const auto& t = s.transposed_plan(stream);
+    detail::launch_per_vector<true>(
+        s.num_cols(), t.structure.row_map.data(), t.structure.entries.data(), A.values,
+        t.structure.source_entry.data(), mode, alpha, x, beta, y,
+        [&](const auto& args) { t.state->launch(args, stream); });
     return;
   }
-  if (transposed) {
-    auto& t = s.transposed_copy(stream);
-    constexpr int kThreads = 256;
-    detail::gather_kernel<<<detail::grid_for(s.num_entries(), kThreads), kThreads, 0, stream>>>(
-        detail::to_device(A.values), t.structure.source_entry.data(),
-        detail::to_device(t.values.data()), s.num_entries());
-    KSPMV_CUDA_CHECK(cudaGetLastError());
-    t.plan.apply(is_conjugated(mode) ? Mode::Conjugate : Mode::NoTranspose, alpha, t.matrix, x,
-                 beta, y, stream);
-    return;
-  }
-  for (std::int64_t j = 0; j < y.num_vectors; ++j) {
-    const detail::SpmvArguments<T, Ordinal, Offset> args{
-        s.num_rows(),
-        A.row_map,
-        A.entries,
-        detail::to_device(A.values),
-        detail::to_device(x.data) + j * x.col_stride,
-        x.row_stride,
-        detail::to_device(y.data) + j * y.col_stride,
-        y.row_stride,
-        detail::to_device(alpha),
-        detail::to_device(beta),
-        beta_is_zero,
-        is_conjugated(mode)};
-    s.launch(args, stream);
-  }
+  detail::launch_per_vector<false>(s.num_rows(), A.row_map, A.entries, A.values,
+                                   static_cast<const Offset*>(nullptr), mode, alpha, x, beta, y,
+                                   [&](const auto& args) { s.launch(args, stream); });
 }
 
 }  // namespace kspmv::cuda
-
-#define KSPMV_INSTANTIATE_PLANS(SCALAR)                                 \
-  template class kspmv::cuda::Plan<SCALAR, std::int32_t, std::int32_t>; \
-  template class kspmv::cuda::Plan<SCALAR, std::int32_t, std::int64_t>; \
-  template class kspmv::cuda::Plan<SCALAR, std::int32_t, std::size_t>;  \
-  template class kspmv::cuda::Plan<SCALAR, std::int64_t, std::int32_t>; \
-  template class kspmv::cuda::Plan<SCALAR, std::int64_t, std::int64_t>; \
-  template class kspmv::cuda::Plan<SCALAR, std::int64_t, std::size_t>;

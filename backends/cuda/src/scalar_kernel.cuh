@@ -8,8 +8,9 @@
 
 namespace kspmv::cuda::detail {
 
-template <class T, class Ordinal, class Offset>
-__global__ void scalar_spmv_kernel(SpmvArguments<T, Ordinal, Offset> args) {
+template <class Args>
+__global__ void scalar_spmv_kernel(Args args) {
+  using T = typename Args::value_type;
   const std::int64_t row = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (row >= args.num_rows) return;
   const std::int64_t end = args.row_begin(row + 1);

@@ -1,6 +1,7 @@
 #pragma once
 // What every SpMV kernel receives: one CSR matrix, one input and one output vector (a rank-2 call
-// is one launch per vector), the scalars, and the conjugation flag.
+// is one launch per vector), the scalars, and the conjugation flag. Kernels take it as a template
+// parameter `Args` and read its types from it.
 
 #include <cstdint>
 
@@ -8,8 +9,15 @@
 
 namespace kspmv::cuda::detail {
 
-template <class T, class Ordinal, class Offset>
+// GatheredValues: entry e's value is values[value_positions[e]]. A transposed call reads A^T this
+// way, A's own values through the permutation that transposed A's structure, so that no call copies
+// the values (which may have changed since the last call).
+template <class T, class Ordinal, class Offset, bool GatheredValues = false>
 struct SpmvArguments {
+  using value_type = T;
+  using ordinal_type = Ordinal;
+  using offset_type = Offset;
+
   std::int64_t num_rows;
   const Offset* row_map;
   const Ordinal* entries;
@@ -22,13 +30,21 @@ struct SpmvArguments {
   T beta;
   bool beta_is_zero;  // then y is written without being read, so NaN already there cannot survive
   bool conjugate;
+  const Offset* value_positions = nullptr;  // GatheredValues only
 
   __device__ std::int64_t row_begin(std::int64_t row) const {
     return static_cast<std::int64_t>(__ldg(row_map + row));
   }
 
   __device__ Ordinal column(std::int64_t entry) const { return load_streaming(entries + entry); }
-  __device__ T value(std::int64_t entry) const { return load_streaming(values + entry); }
+  __device__ T value(std::int64_t entry) const {
+    if constexpr (GatheredValues) {
+      // Through the read-only cache: neighbouring entries of A^T often sit in one sector of A.
+      return load_readonly(values + static_cast<std::int64_t>(load_streaming(value_positions + entry)));
+    } else {
+      return load_streaming(values + entry);
+    }
+  }
   // a * x(column), a conjugated in modes C and H.
   __device__ T times_x(T a, Ordinal column) const {
     return conjugate_if(a, conjugate) *

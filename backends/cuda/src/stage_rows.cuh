@@ -13,14 +13,14 @@ namespace kspmv::cuda::detail {
 // s_products[k] = product(begin + k) for k < count, and s_row_offsets[r] = offset where row
 // first_row + r begins, relative to `begin`, for r < offsets. A round loads Batch entries and
 // RowBatch offsets per thread; most blocks need one round. RowBatch 0 stages products only.
-template <int BlockThreads, int Batch, int RowBatch, class T, class Ordinal, class Offset>
-__device__ inline void stage_rows(const SpmvArguments<T, Ordinal, Offset>& args,
-                                  std::int64_t first_row, int offsets, std::int64_t begin,
-                                  int count, int* s_row_offsets, T* s_products) {
+template <int BlockThreads, int Batch, int RowBatch, class Args>
+__device__ inline void stage_rows(const Args& args, std::int64_t first_row, int offsets,
+                                  std::int64_t begin, int count, int* s_row_offsets,
+                                  typename Args::value_type* s_products) {
   for (int base = 0, row_base = 0; base < count || (RowBatch > 0 && row_base < offsets);
        base += BlockThreads * Batch, row_base += BlockThreads * RowBatch) {
-    Ordinal columns[Batch];
-    T values[Batch];
+    typename Args::ordinal_type columns[Batch];
+    typename Args::value_type values[Batch];
     std::int64_t row_offsets[RowBatch > 0 ? RowBatch : 1];
 #pragma unroll
     for (int i = 0; i < Batch; ++i) {

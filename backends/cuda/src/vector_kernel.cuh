@@ -8,8 +8,9 @@
 
 namespace kspmv::cuda::detail {
 
-template <int Lanes, class T, class Ordinal, class Offset>
-__global__ void vector_spmv_kernel(SpmvArguments<T, Ordinal, Offset> args) {
+template <int Lanes, class Args>
+__global__ void vector_spmv_kernel(Args args) {
+  using T = typename Args::value_type;
   const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   const std::int64_t row = thread / Lanes;
   const int lane = static_cast<int>(threadIdx.x % Lanes);

@@ -209,7 +209,8 @@ class Batches {
     carried_ += static_cast<double>(counted_) * slowdown_;
     const auto calls = static_cast<long>(carried_);
     carried_ -= static_cast<double>(calls);
-    return clock_(timed_.call, calls) / static_cast<double>(counted_);
+    return clock_(timed_.call, calls) /
+           (static_cast<double>(counted_) * timed_.calls_per_invocation);
   }
 
  private:

@@ -20,6 +20,12 @@
 //     static void apply(const ExecSpace&, State<CrsView>&, Algorithm requested, Mode,
 //                       typename CrsView::scalar_type alpha, const CrsView& A, const XView& x,
 //                       typename CrsView::scalar_type beta, const YView& y);
+//
+//     // The same without a handle: nothing is kept for the next call.
+//     template <class ExecSpace, class CrsView, class XView, class YView>
+//     static void apply_without_handle(const ExecSpace&, Mode, typename CrsView::scalar_type alpha,
+//                                      const CrsView& A, const XView& x,
+//                                      typename CrsView::scalar_type beta, const YView& y);
 //   };
 //
 // src/kspmv/detail/dispatch.hpp maps each execution space to one backend at compile time.

@@ -12,6 +12,7 @@
 
 #include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/plan.hpp"
+#include "kspmv/cuda/without_plan.hpp"
 #include "kspmv/detail/std_scalar.hpp"
 #include "kspmv/kokkoskernels/backend.hpp"
 #include "kspmv/mode.hpp"
@@ -45,6 +46,19 @@ auto as_dense_block(const View& v) {
     block.col_stride = static_cast<std::int64_t>(v.stride(1));
   }
   return block;
+}
+
+template <class CrsViewT>
+auto raw_matrix(const CrsViewT& A) {
+  using RawScalar = raw_scalar_t<typename CrsViewT::scalar_type>;
+  CsrMatrix<RawScalar, typename CrsViewT::ordinal_type, typename CrsViewT::offset_type> matrix;
+  matrix.num_rows = A.num_rows();
+  matrix.num_cols = A.num_cols();
+  matrix.num_entries = static_cast<typename CrsViewT::offset_type>(A.num_entries());
+  matrix.row_map = A.row_map().data();
+  matrix.entries = A.entries().data();
+  matrix.values = reinterpret_cast<const RawScalar*>(A.values().data());
+  return matrix;
 }
 
 struct KokkosBackend {
@@ -82,19 +96,25 @@ struct KokkosBackend {
       return;
     }
     using RawPlan = typename State<CrsViewT>::RawPlan;
-    using RawScalar = raw_scalar_t<typename CrsViewT::scalar_type>;
-    typename RawPlan::Matrix matrix;
-    matrix.num_rows = A.num_rows();
-    matrix.num_cols = A.num_cols();
-    matrix.num_entries = static_cast<typename CrsViewT::offset_type>(A.num_entries());
-    matrix.row_map = A.row_map().data();
-    matrix.entries = A.entries().data();
-    matrix.values = reinterpret_cast<const RawScalar*>(A.values().data());
+    const auto matrix = raw_matrix(A);
     if (!state.plan_)
       state.plan_ = std::make_unique<RawPlan>(matrix, requested, exec.cuda_stream());
     state.plan_->apply(mode, cuda::to_raw(alpha), matrix,
                        cuda::as_dense_block(typename XView::const_type(x)), cuda::to_raw(beta),
                        cuda::as_dense_block(y), exec.cuda_stream());
+  }
+
+  // Modes N and C: one launch of a kernel that needs no plan; T and H make a plan for the call
+  // (kspmv/cuda/without_plan.hpp).
+  template <class ExecSpace, class CrsViewT, class XView, class YView>
+  static void apply_without_handle(const ExecSpace& exec, Mode mode,
+                                   typename CrsViewT::scalar_type alpha, const CrsViewT& A,
+                                   const XView& x, typename CrsViewT::scalar_type beta,
+                                   const YView& y) {
+    static_assert(std::is_same_v<ExecSpace, Kokkos::Cuda>);
+    cuda::apply_without_plan(mode, cuda::to_raw(alpha), raw_matrix(A),
+                             cuda::as_dense_block(typename XView::const_type(x)),
+                             cuda::to_raw(beta), cuda::as_dense_block(y), exec.cuda_stream());
   }
 };
 

@@ -92,6 +92,16 @@ struct Backend {
       });
     });
   }
+
+  // KokkosSparse::spmv without a handle makes and drops its own each call; so does this.
+  template <class ExecSpace, class CrsViewT, class XView, class YView>
+  static void apply_without_handle(const ExecSpace& exec, Mode mode,
+                                   typename CrsViewT::scalar_type alpha, const CrsViewT& A,
+                                   const XView& x, typename CrsViewT::scalar_type beta,
+                                   const YView& y) {
+    State<CrsViewT> state;
+    apply(exec, state, Algorithm::Auto, mode, alpha, A, x, beta, y);
+  }
 };
 
 }  // namespace kspmv::kokkoskernels

@@ -29,6 +29,9 @@ struct Implementation {
   std::function<void()> call;  // enqueues one call; the first one may set the implementation up
   std::function<double()> setup_seconds = [] { return NAN; };  // NaN: no separate setup
   std::function<std::string()> chosen_algorithm;               // what the first call chose
+  // `call` enqueues this many SpMVs (a replayed CUDA graph of several): times are per SpMV. Only
+  // for operations with beta == 0, where repeating a call leaves the oracle's result.
+  int calls_per_invocation = 1;
 
   std::string label() const { return backend + "/" + algorithm; }
 };

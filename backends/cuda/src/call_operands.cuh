@@ -1,0 +1,107 @@
+#pragma once
+// What every call of the raw-pointer API does around its kernels, planned or not: check op(A)'s
+// shape against x and y, finish the calls that need no product, and run one launch per vector.
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cuda_check.hpp"
+#include "device_scalar.cuh"
+#include "kspmv/cuda/operands.hpp"
+#include "kspmv/errors.hpp"
+#include "kspmv/mode.hpp"
+#include "scale_kernel.cuh"
+#include "spmv_arguments.cuh"
+
+namespace kspmv::cuda::detail {
+
+inline unsigned grid_for(std::int64_t threads, int block_threads) {
+  return static_cast<unsigned>((threads + block_threads - 1) / block_threads);
+}
+
+inline std::string shape_string(std::int64_t rows, std::int64_t cols) {
+  return std::to_string(rows) + " x " + std::to_string(cols);
+}
+
+// Throws kspmv::dimension_mismatch for negative sizes, kspmv::malformed_matrix for a missing array.
+template <class Scalar, class Ordinal, class Offset>
+void check_matrix(const char* caller, const CsrMatrix<Scalar, Ordinal, Offset>& A) {
+  const auto rows = static_cast<std::int64_t>(A.num_rows);
+  const auto cols = static_cast<std::int64_t>(A.num_cols);
+  const auto entries = static_cast<std::int64_t>(A.num_entries);
+  if (rows < 0 || cols < 0 || entries < 0) {
+    throw dimension_mismatch(std::string(caller) + ": negative size (" + shape_string(rows, cols) +
+                             ", " + std::to_string(entries) + " entries)");
+  }
+  if ((rows > 0 && A.row_map == nullptr) ||
+      (entries > 0 && (A.entries == nullptr || A.values == nullptr))) {
+    throw malformed_matrix(std::string(caller) + ": a " + shape_string(rows, cols) +
+                           " matrix with " + std::to_string(entries) +
+                           " entries has a null row map, entries or values array");
+  }
+}
+
+// Throws kspmv::dimension_mismatch, naming `caller` and every shape, unless x and y fit op(A).
+template <class Scalar, class Ordinal, class Offset>
+void check_call_shapes(const char* caller, Mode mode, const CsrMatrix<Scalar, Ordinal, Offset>& A,
+                       const DenseBlock<const Scalar>& x, const DenseBlock<Scalar>& y) {
+  const auto rows = static_cast<std::int64_t>(A.num_rows);
+  const auto cols = static_cast<std::int64_t>(A.num_cols);
+  const bool transposed = is_transposed(mode);
+  const std::int64_t out_rows = transposed ? cols : rows;
+  const std::int64_t in_rows = transposed ? rows : cols;
+  if (x.num_rows != in_rows || y.num_rows != out_rows || x.num_vectors != y.num_vectors) {
+    throw dimension_mismatch(std::string(caller) + ": op(A) (mode " + to_string(mode) + ") is " +
+                             shape_string(out_rows, in_rows) + ", x is " +
+                             shape_string(x.num_rows, x.num_vectors) + ", y is " +
+                             shape_string(y.num_rows, y.num_vectors));
+  }
+}
+
+// Finishes the calls whose result needs no product (y empty: nothing; alpha == 0 or A empty: y =
+// beta*y, reading neither A nor x) and returns false for them; true when the kernels must run.
+template <class Scalar, class Ordinal, class Offset>
+bool product_needed(const CsrMatrix<Scalar, Ordinal, Offset>& A, Scalar alpha,
+                    const DenseBlock<Scalar>& y, Scalar beta, cudaStream_t stream) {
+  if (y.num_rows == 0 || y.num_vectors == 0) return false;
+  if (alpha != Scalar(0) && A.num_entries != 0) return true;
+  constexpr int kThreads = 256;
+  for (std::int64_t j = 0; j < y.num_vectors; ++j) {
+    scale_kernel<<<grid_for(y.num_rows, kThreads), kThreads, 0, stream>>>(
+        to_device(y.data) + j * y.col_stride, y.num_rows, y.row_stride, to_device(beta),
+        beta == Scalar(0));
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+  }
+  return false;
+}
+
+// `launch(args)` once per vector of x and y, args describing the CSR arrays given (A's own, or
+// A^T's structure with A's values gathered through value_positions) and that vector.
+template <bool GatheredValues, class Scalar, class Ordinal, class Offset, class Launch>
+void launch_per_vector(std::int64_t num_rows, const Offset* row_map, const Ordinal* entries,
+                       const Scalar* values, const Offset* value_positions, Mode mode,
+                       Scalar alpha, const DenseBlock<const Scalar>& x, Scalar beta,
+                       const DenseBlock<Scalar>& y, Launch&& launch) {
+  using T = device_t<Scalar>;
+  for (std::int64_t j = 0; j < y.num_vectors; ++j) {
+    const SpmvArguments<T, Ordinal, Offset, GatheredValues> args{num_rows,
+                                                                 row_map,
+                                                                 entries,
+                                                                 to_device(values),
+                                                                 to_device(x.data) + j * x.col_stride,
+                                                                 x.row_stride,
+                                                                 to_device(y.data) + j * y.col_stride,
+                                                                 y.row_stride,
+                                                                 to_device(alpha),
+                                                                 to_device(beta),
+                                                                 beta == Scalar(0),
+                                                                 is_conjugated(mode),
+                                                                 value_positions};
+    launch(args);
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+}  // namespace kspmv::cuda::detail
