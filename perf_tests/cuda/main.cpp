@@ -40,6 +40,8 @@ bool has_graph_record(const Operation& operation) {
   return operation.handle && operation.beta == 0.0;
 }
 const std::string kGraphAlgorithm = to_string(Algorithm::Auto) + "_graph";
+// Transposed operations: Auto with A's values declared constant (a transposed copy kept).
+const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_constant_values";
 constexpr std::pair<const char*, cusparseSpMVAlg_t> cusparse_algorithms[] = {
     {"ALG1", CUSPARSE_SPMV_CSR_ALG1}, {"ALG2", CUSPARSE_SPMV_CSR_ALG2}};
 
@@ -87,6 +89,21 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     Implementation impl;
     impl.backend = "kspmv";
     impl.algorithm = to_string(algorithm);
+    impl.call = [state, plan, xb, yb, mode, beta, stream] {
+      plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
+    };
+    impl.setup_seconds = [plan] { return plan->setup_seconds(); };
+    impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
+    workload->implementations.push_back(std::move(impl));
+  }
+  if (operation.handle && operation.transposed()) {
+    state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset>>(
+        state->A.matrix(), Algorithm::Auto, stream));
+    auto* plan = state->plans.back().get();
+    plan->set_values_constant(true);
+    Implementation impl;
+    impl.backend = "kspmv";
+    impl.algorithm = kConstantValuesAlgorithm;
     impl.call = [state, plan, xb, yb, mode, beta, stream] {
       plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
     };
@@ -169,6 +186,8 @@ class CudaDriver final : public Driver {
     if (!operation.handle) labels.push_back("kspmv/" + std::string(to_string(Algorithm::Auto)));
     for (const Algorithm algorithm : planned_algorithms(operation))
       labels.push_back("kspmv/" + to_string(algorithm));
+    if (operation.handle && operation.transposed())
+      labels.push_back("kspmv/" + kConstantValuesAlgorithm);
     if (has_graph_record(operation)) labels.push_back("kspmv/" + kGraphAlgorithm);
     for (const auto& entry : cusparse_algorithms)
       labels.push_back(std::string("cuSPARSE/") + entry.first);

@@ -22,8 +22,9 @@
 
 namespace kspmv::bench {
 
-// Through a reused Handle: every algorithm the backend offers for the space; without one: the call
-// a user ports from KokkosSparse::spmv, which always asks for Auto.
+// Through a reused Handle: every algorithm the backend offers for the space, and for transposed
+// operations Auto with the values declared constant; without one: the call a user ports from
+// KokkosSparse::spmv, which always asks for Auto.
 template <class ExecSpace, class Scalar, class Ordinal, class Offset>
 void add_kspmv_algorithms(const ExecSpace& exec,
                           const DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>& ops,
@@ -47,6 +48,18 @@ void add_kspmv_algorithms(const ExecSpace& exec,
     Implementation impl;
     impl.backend = "kspmv";
     impl.algorithm = kspmv::to_string(algorithm);
+    impl.call = [=] { kspmv::spmv(exec, handle.get(), mode, Scalar(1), A, ops.x, beta, ops.y); };
+    impl.setup_seconds = [handle] { return handle->setup_seconds(); };
+    impl.chosen_algorithm = [handle] { return kspmv::to_string(handle->algorithm()); };
+    out.push_back(std::move(impl));
+  }
+  if (operation.transposed()) {
+    // Auto with the values declared constant: the backend may keep a transposed copy.
+    auto handle = std::make_shared<HandleType>();
+    handle->set_values_constant(true);
+    Implementation impl;
+    impl.backend = "kspmv";
+    impl.algorithm = kspmv::to_string(kspmv::Algorithm::Auto) + std::string("_constant_values");
     impl.call = [=] { kspmv::spmv(exec, handle.get(), mode, Scalar(1), A, ops.x, beta, ops.y); };
     impl.setup_seconds = [handle] { return handle->setup_seconds(); };
     impl.chosen_algorithm = [handle] { return kspmv::to_string(handle->algorithm()); };

@@ -39,6 +39,13 @@ class Handle {
   double setup_seconds() const { return state_.setup_seconds(); }
   bool is_set_up() const { return state_.is_set_up(); }
 
+  // A's values may change between any two calls by default. Declaring them constant lets a
+  // backend keep derived copies: on Kokkos::Cuda, transposed calls then read a transposed copy of
+  // the values (op(A) at the cost of A) instead of gathering A's in place. After changing the
+  // values of a handle declared constant, call values_changed() before the next call.
+  void set_values_constant(bool constant) { state_.set_values_constant(constant); }
+  void values_changed() { state_.values_changed(); }
+
   // For kspmv::spmv: checks that A has the structure the handle was set up for (or records it).
   void bind(const crs_view_type& A) {
     const Structure s{static_cast<long long>(A.num_rows()), static_cast<long long>(A.num_cols()),

@@ -50,7 +50,9 @@ class Graph {
   }
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
-  void launch(cudaStream_t stream) const { check(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch"); }
+  void launch(cudaStream_t stream) const {
+    check(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch");
+  }
 
  private:
   cudaGraph_t graph_;

@@ -120,6 +120,119 @@ TEST(CudaPlan, ReusedAcrossCallsWithOtherVectorsAndValues) {
   }
 }
 
+TEST(CudaPlan, ValuesDeclaredConstantAreRefreshedWhenDeclaredChanged) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  Csr host = skewed_matrix(rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+  Stream stream;
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  const auto transposed_call_is_right = [&] {
+    return check_apply(plan, A, host, Mode::Transpose, 1.5, 0.0, 1, kContiguous, kContiguous, rng);
+  };
+  const auto new_values = [&] {
+    for (auto& v : host.values) v = kspmv::testing::random_value<double>(rng);
+    A.upload_values(host.values);
+  };
+  plan.set_values_constant(true);
+  EXPECT_EQ(transposed_call_is_right(), "");
+  const double setup_with_transposed = plan.setup_seconds();
+  new_values();
+  plan.values_changed();
+  EXPECT_EQ(transposed_call_is_right(), "");
+  EXPECT_EQ(transposed_call_is_right(), "");  // the copy kept
+  plan.set_values_constant(false);
+  new_values();
+  EXPECT_EQ(transposed_call_is_right(), "");  // read in place again
+  plan.set_values_constant(true);
+  EXPECT_EQ(transposed_call_is_right(), "");  // a fresh copy
+  EXPECT_EQ(plan.setup_seconds(), setup_with_transposed);
+}
+
+TEST(CudaPlan, FirstTransposedCallJoinsSetupTime) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  const Csr host = skewed_matrix(rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+  Stream stream;
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  const double planned = plan.setup_seconds();
+  EXPECT_EQ(
+      check_apply(plan, A, host, Mode::NoTranspose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
+      "");
+  EXPECT_EQ(plan.setup_seconds(), planned);
+  EXPECT_EQ(check_apply(plan, A, host, Mode::ConjugateTranspose, 1.0, 0.0, 1, kContiguous,
+                        kContiguous, rng),
+            "");
+  EXPECT_GT(plan.setup_seconds(), planned);
+}
+
+TEST(CudaWithoutPlan, CachedPlanStaysRightForAnotherStructureInTheSameArrays) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  // Same sizes, same arrays, rows redistributed: a long row (so Auto caches Adaptive) that moves.
+  const auto first = kspmv::testing::one_dense_row_csr<double, std::int32_t, std::int32_t>(
+      3000, 2000, 0, 150000, 3, rng);
+  const auto second = kspmv::testing::one_dense_row_csr<double, std::int32_t, std::int32_t>(
+      3000, 2000, 2999, 150000, 3, rng);
+  ASSERT_EQ(first.num_entries(), second.num_entries());
+  DeviceCsr<double, std::int32_t, std::int32_t> A(first);
+  Stream stream;
+  const auto without_plan = [](auto&&... args) { apply_without_plan(args...); };
+  const auto check_once = [&](const Csr& host) {
+    // One stream for both calls, so that the second finds the first's plan.
+    const auto x = random_block<double>(host.num_cols, 1, rng);
+    const Block<double> y0{host.num_rows, 1, std::vector<double>(host.num_rows, 0.0)};
+    const auto expected =
+        reference::spmv(Mode::NoTranspose, 1.0, kspmv::testing::arrays(host), x, 0.0, y0);
+    const DeviceBlock<double> x_device(x, kContiguous);
+    const DeviceBlock<double> y(y0, kContiguous);
+    without_plan(Mode::NoTranspose, 1.0, A.matrix(), x_device.const_block(), 0.0, y.block(),
+                 stream.get());
+    stream.synchronize();
+    bool outside_untouched = false;
+    return reference::compare(expected, y.download(outside_untouched));
+  };
+  EXPECT_EQ(check_once(first), "");
+  A.upload(second);
+  EXPECT_EQ(check_once(second), "");
+  A.upload(first);
+  EXPECT_EQ(check_once(first), "");
+}
+
+TEST(CudaWithoutPlan, CachedPlanCallIsCapturable) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  const Csr host = skewed_matrix(rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+  Stream stream;
+  const auto x = random_block<double>(host.num_cols, 1, rng);
+  const Block<double> y0{host.num_rows, 1, std::vector<double>(host.num_rows, 0.0)};
+  const DeviceBlock<double> x_device(x, kContiguous);
+  const DeviceBlock<double> y(y0, kContiguous);
+  const auto call = [&] {
+    apply_without_plan(Mode::NoTranspose, 2.0, A.matrix(), x_device.const_block(), 0.0, y.block(),
+                       stream.get());
+  };
+  call();  // makes and caches the plan
+  y.upload(y0);
+  capture_and_replay(stream.get(), call);
+  bool outside_untouched = false;
+  EXPECT_EQ(reference::compare(
+                reference::spmv(Mode::NoTranspose, 2.0, kspmv::testing::arrays(host), x, 0.0, y0),
+                y.download(outside_untouched)),
+            "");
+  EXPECT_TRUE(outside_untouched);
+}
+
 TEST(CudaPlan, AutoChoosesAKernelAndRecordsSetupTime) {
   KSPMV_SKIP_WITHOUT_GPU();
   const auto seed = fresh_seed();

@@ -47,6 +47,16 @@ class CudaPlanTest : public ::testing::Test {
     EXPECT_EQ(check_without_plan(A, mode, random_scalar(), random_scalar(), rng, vectors, x_layout,
                                  y_layout),
               "");
+    if (is_transposed(mode)) {
+      SCOPED_TRACE("values declared constant (a transposed copy)");
+      const DeviceCsr<Value, Index, RowOffset> device(A);
+      Stream stream;
+      Plan<Value, Index, RowOffset> plan(device.matrix(), Algorithm::Auto, stream.get());
+      plan.set_values_constant(true);
+      EXPECT_EQ(check_apply(plan, device, A, mode, random_scalar(), random_scalar(), vectors,
+                            x_layout, y_layout, rng),
+                "");
+    }
   }
 
   std::uint64_t seed = fresh_seed();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
 
@@ -18,19 +19,30 @@ using HostMatrix = HostCsr<Scalar, Ordinal, Offset>;
 using DeviceMatrix = DeviceCsr<Scalar, Ordinal, Offset>;
 using HandleT = Handle<decltype(DeviceMatrix(HostMatrix()).view)>;
 
-// Every algorithm the backend offers, every mode, rank 1 and 2, beta zero and not.
+// Every mode, rank 1 and 2, beta zero and not, through `handle` (or nullptr: without one).
+template <class H>
+void check_modes(const HostMatrix& host_A, const DeviceMatrix& A, H& handle, std::mt19937_64& rng) {
+  for (Mode mode :
+       {Mode::NoTranspose, Mode::Transpose, Mode::Conjugate, Mode::ConjugateTranspose}) {
+    for (double beta : {0.0, 0.75}) {
+      check_call<Scalar, Layout::Left, 1>(host_A, A, handle, Call{mode, 1.25, beta, 1}, rng);
+      check_call<Scalar, Layout::Right, 2>(host_A, A, handle, Call{mode, 1.25, beta, 3}, rng);
+    }
+  }
+}
+
+// Every algorithm the backend offers, a handle with values declared constant, and no handle.
 void check_all(const HostMatrix& host_A, std::mt19937_64& rng) {
   const DeviceMatrix A(host_A);
   for (Algorithm algorithm : HandleT::backend_type::algorithms) {
     HandleT handle(algorithm);
-    for (Mode mode :
-         {Mode::NoTranspose, Mode::Transpose, Mode::Conjugate, Mode::ConjugateTranspose}) {
-      for (double beta : {0.0, 0.75}) {
-        check_call<Scalar, Layout::Left, 1>(host_A, A, handle, Call{mode, 1.25, beta, 1}, rng);
-        check_call<Scalar, Layout::Right, 2>(host_A, A, handle, Call{mode, 1.25, beta, 3}, rng);
-      }
-    }
+    check_modes(host_A, A, handle, rng);
   }
+  HandleT constant_values;
+  constant_values.set_values_constant(true);
+  check_modes(host_A, A, constant_values, rng);
+  std::nullptr_t no_handle = nullptr;
+  check_modes(host_A, A, no_handle, rng);
 }
 
 class SpmvEdgeCases : public ::testing::Test {
@@ -113,6 +125,21 @@ TEST_F(SpmvEdgeCases, HandleReusedAcrossCallsAndVectors) {
     check_call<Scalar, Layout::Strided, 1>(host_A, A, handle, Call{Mode::Transpose, 1, 1, 1}, rng_);
   }
   EXPECT_EQ(handle.algorithm(), chosen);
+}
+
+TEST_F(SpmvEdgeCases, ValuesDeclaredConstantFollowDeclaredChanges) {
+  KSPMV_TRACE_SEED();
+  auto host_A = random(400, 300, RowShape{0, 20});
+  const DeviceMatrix A(host_A);
+  HandleT handle;
+  handle.set_values_constant(true);
+  const Call transposed{Mode::Transpose, 1.5, 0, 1};
+  check_call<Scalar, Layout::Left, 1>(host_A, A, handle, transposed, rng_);
+  for (auto& v : host_A.values) v = -2 * v + 1;
+  Kokkos::deep_copy(A.values, DeviceMatrix(host_A).values);
+  handle.values_changed();
+  check_call<Scalar, Layout::Left, 1>(host_A, A, handle, transposed, rng_);
+  check_call<Scalar, Layout::Right, 2>(host_A, A, handle, Call{Mode::Transpose, 1, 1, 2}, rng_);
 }
 
 TEST_F(SpmvEdgeCases, HandleReusedOnAnotherStructureThrows) {

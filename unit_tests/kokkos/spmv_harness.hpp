@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <random>
 #include <string>
+#include <type_traits>
 
 #include "kokkos_support.hpp"
 #include "kspmv/spmv.hpp"
@@ -19,6 +21,7 @@ struct Call {
   std::int64_t num_vectors = 1;
 };
 
+// `handle` is a kspmv::Handle, or nullptr for the call without one.
 template <class Scalar, Layout L, int Rank, class Ordinal, class Offset, class HandleT>
 void check_call(const HostCsr<host_scalar_t<Scalar>, Ordinal, Offset>& host_A,
                 const DeviceCsr<Scalar, Ordinal, Offset>& A, HandleT& handle, const Call& call,
@@ -37,14 +40,20 @@ void check_call(const HostCsr<host_scalar_t<Scalar>, Ordinal, Offset>& host_A,
   DeviceBlock<Scalar, L, Rank> x_dev(x);
   DeviceBlock<Scalar, L, Rank> y_dev(y);
   const typename DeviceBlock<Scalar, L, Rank>::view_type::const_type x_view = x_dev.view();
-  kspmv::spmv(ExecSpace(), &handle, to_string(call.mode), Scalar(call.alpha), A.view, x_view,
-              Scalar(call.beta), y_dev.view());
+  std::string algorithm = "none (no handle)";
+  if constexpr (std::is_same_v<HandleT, std::nullptr_t>) {
+    kspmv::spmv(ExecSpace(), to_string(call.mode), Scalar(call.alpha), A.view, x_view,
+                Scalar(call.beta), y_dev.view());
+  } else {
+    kspmv::spmv(ExecSpace(), &handle, to_string(call.mode), Scalar(call.alpha), A.view, x_view,
+                Scalar(call.beta), y_dev.view());
+    algorithm = kspmv::to_string(handle.algorithm());
+  }
   ExecSpace().fence();
   const std::string error = reference::compare(expected, y_dev.download());
   EXPECT_EQ(error, "") << "mode " << to_string(call.mode) << ", " << to_string(L) << ", rank "
                        << Rank << ", " << call.num_vectors << " vector(s), alpha " << call.alpha
-                       << ", beta " << call.beta << ", algorithm "
-                       << kspmv::to_string(handle.algorithm());
+                       << ", beta " << call.beta << ", algorithm " << algorithm;
 }
 
 }  // namespace kspmv::testing

@@ -24,17 +24,16 @@ struct AdaptiveBlocks {
   const std::int64_t* first_entries;  // num_blocks + 1
   T* pieces;                          // one per block, for rows split over blocks
   int* arrivals;                      // one per block (indexed by the owner), zero between launches
+  // The table may describe another structure of the same sizes (a plan cached for calls without a
+  // handle): each block checks its two boundaries against the row map, and finds them anew when
+  // they do not match, so the result never depends on the table.
+  bool check_boundaries = false;
 };
 
-// first_rows[b] = the first row whose path begins at or after b*window; first_entries[b] its
-// offset.
+// The first row whose path begins at or after `target` (num_rows when none does).
 template <class Offset>
-__global__ void adaptive_row_blocks_kernel(const Offset* row_map, std::int64_t num_rows,
-                                           std::int64_t num_blocks, std::int64_t window,
-                                           std::int64_t* first_rows, std::int64_t* first_entries) {
-  const std::int64_t block = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  if (block > num_blocks) return;
-  const std::int64_t target = block * window;
+__device__ inline std::int64_t first_row_on_path(const Offset* row_map, std::int64_t num_rows,
+                                                 std::int64_t target) {
   std::int64_t low = 0;
   std::int64_t high = num_rows;
   while (low < high) {
@@ -45,7 +44,35 @@ __global__ void adaptive_row_blocks_kernel(const Offset* row_map, std::int64_t n
       high = middle;
     }
   }
-  const std::int64_t row = block == num_blocks ? num_rows : low;
+  return low;
+}
+
+// Where window `window` begins (num_rows past the last window): `row` when the table's row is
+// right for the current row map, found anew otherwise.
+template <class Args>
+__device__ inline std::int64_t checked_window_start(const Args& args, std::int64_t row,
+                                                    std::int64_t window, std::int64_t num_blocks,
+                                                    std::int64_t window_steps) {
+  if (window == num_blocks) return args.num_rows;
+  const std::int64_t target = window * window_steps;
+  const bool in_range = row >= 0 && row <= args.num_rows;
+  if (in_range && row + args.row_begin(row) >= target &&
+      (row == 0 || row - 1 + args.row_begin(row - 1) < target)) {
+    return row;
+  }
+  return first_row_on_path(args.row_map, args.num_rows, target);
+}
+
+// first_rows[b] = the first row whose path begins at or after b*window; first_entries[b] its
+// offset.
+template <class Offset>
+__global__ void adaptive_row_blocks_kernel(const Offset* row_map, std::int64_t num_rows,
+                                           std::int64_t num_blocks, std::int64_t window,
+                                           std::int64_t* first_rows, std::int64_t* first_entries) {
+  const std::int64_t block = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (block > num_blocks) return;
+  const std::int64_t row =
+      block == num_blocks ? num_rows : first_row_on_path(row_map, num_rows, block * window);
   first_rows[block] = row;
   first_entries[block] = static_cast<std::int64_t>(row_map[row]);
 }
@@ -131,8 +158,8 @@ __device__ inline void stream_rows(const Args& args, std::int64_t first_row, std
 template <class Args>
 __device__ inline void store_piece_and_join(const Args& args,
                                             const AdaptiveBlocks<typename Args::value_type>& blocks,
-                                            std::int64_t row, std::int64_t first,
-                                            std::int64_t last, typename Args::value_type piece) {
+                                            std::int64_t row, std::int64_t first, std::int64_t last,
+                                            typename Args::value_type piece) {
   if (threadIdx.x == 0) blocks.pieces[blockIdx.x] = piece;
   if (threadIdx.x < 32) {
     join_row_pieces(args, blocks.arrivals + first, row, first, last,
@@ -149,10 +176,19 @@ __global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocksPerSm)
   __shared__ T s_products[Shape::kCapacity];
   __shared__ int s_row_begins[kWindow + 1];
   const std::int64_t block = blockIdx.x;
-  const std::int64_t first_row = blocks.first_rows[block];
-  const std::int64_t last_row = blocks.first_rows[block + 1];
-  const std::int64_t begin = blocks.first_entries[block];
-  const std::int64_t end = blocks.first_entries[block + 1];
+  std::int64_t first_row = blocks.first_rows[block];
+  std::int64_t last_row = blocks.first_rows[block + 1];
+  std::int64_t begin;
+  std::int64_t end;
+  if (blocks.check_boundaries) {
+    first_row = checked_window_start(args, first_row, block, blocks.num_blocks, kWindow);
+    last_row = checked_window_start(args, last_row, block + 1, blocks.num_blocks, kWindow);
+    begin = args.row_begin(first_row);
+    end = args.row_begin(last_row);
+  } else {
+    begin = blocks.first_entries[block];
+    end = blocks.first_entries[block + 1];
+  }
   if (first_row < last_row && end - begin <= Shape::kCapacity) {  // the common case
     stream_rows<Shape>(args, first_row, last_row, begin, end, s_products, s_row_begins);
     return;

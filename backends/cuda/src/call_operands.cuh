@@ -81,24 +81,25 @@ bool product_needed(const CsrMatrix<Scalar, Ordinal, Offset>& A, Scalar alpha,
 // A^T's structure with A's values gathered through value_positions) and that vector.
 template <bool GatheredValues, class Scalar, class Ordinal, class Offset, class Launch>
 void launch_per_vector(std::int64_t num_rows, const Offset* row_map, const Ordinal* entries,
-                       const Scalar* values, const Offset* value_positions, Mode mode,
-                       Scalar alpha, const DenseBlock<const Scalar>& x, Scalar beta,
-                       const DenseBlock<Scalar>& y, Launch&& launch) {
+                       const Scalar* values, const Offset* value_positions, Mode mode, Scalar alpha,
+                       const DenseBlock<const Scalar>& x, Scalar beta, const DenseBlock<Scalar>& y,
+                       Launch&& launch) {
   using T = device_t<Scalar>;
   for (std::int64_t j = 0; j < y.num_vectors; ++j) {
-    const SpmvArguments<T, Ordinal, Offset, GatheredValues> args{num_rows,
-                                                                 row_map,
-                                                                 entries,
-                                                                 to_device(values),
-                                                                 to_device(x.data) + j * x.col_stride,
-                                                                 x.row_stride,
-                                                                 to_device(y.data) + j * y.col_stride,
-                                                                 y.row_stride,
-                                                                 to_device(alpha),
-                                                                 to_device(beta),
-                                                                 beta == Scalar(0),
-                                                                 is_conjugated(mode),
-                                                                 value_positions};
+    const SpmvArguments<T, Ordinal, Offset, GatheredValues> args{
+        num_rows,
+        row_map,
+        entries,
+        to_device(values),
+        to_device(x.data) + j * x.col_stride,
+        x.row_stride,
+        to_device(y.data) + j * y.col_stride,
+        y.row_stride,
+        to_device(alpha),
+        to_device(beta),
+        beta == Scalar(0),
+        is_conjugated(mode),
+        value_positions};
     launch(args);
     KSPMV_CUDA_CHECK(cudaGetLastError());
   }

@@ -8,16 +8,17 @@
 #include "plan_impl.cuh"
 #include "without_plan_impl.cuh"
 
-#define KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, ORDINAL, OFFSET)                                  \
-  template class kspmv::cuda::Plan<SCALAR, ORDINAL, OFFSET>;                                    \
-  template void kspmv::cuda::apply_without_plan<SCALAR, ORDINAL, OFFSET>(                       \
-      kspmv::Mode, SCALAR, const kspmv::cuda::CsrMatrix<SCALAR, ORDINAL, OFFSET>&,              \
-      kspmv::cuda::DenseBlock<const SCALAR>, SCALAR, kspmv::cuda::DenseBlock<SCALAR>, cudaStream_t);
+#define KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, ORDINAL, OFFSET)                        \
+  template class kspmv::cuda::Plan<SCALAR, ORDINAL, OFFSET>;                          \
+  template void kspmv::cuda::apply_without_plan<SCALAR, ORDINAL, OFFSET>(             \
+      kspmv::Mode, SCALAR, const kspmv::cuda::CsrMatrix<SCALAR, ORDINAL, OFFSET>&,    \
+      kspmv::cuda::DenseBlock<const SCALAR>, SCALAR, kspmv::cuda::DenseBlock<SCALAR>, \
+      cudaStream_t);
 
-#define KSPMV_INSTANTIATE_RAW_API(SCALAR)                               \
-  KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, std::int32_t, std::int32_t)     \
-  KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, std::int32_t, std::int64_t)     \
-  KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, std::int32_t, std::size_t)      \
-  KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, std::int64_t, std::int32_t)     \
-  KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, std::int64_t, std::int64_t)     \
+#define KSPMV_INSTANTIATE_RAW_API(SCALAR)                           \
+  KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, std::int32_t, std::int32_t) \
+  KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, std::int32_t, std::int64_t) \
+  KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, std::int32_t, std::size_t)  \
+  KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, std::int64_t, std::int32_t) \
+  KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, std::int64_t, std::int64_t) \
   KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, std::int64_t, std::size_t)

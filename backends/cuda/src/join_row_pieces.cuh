@@ -13,9 +13,8 @@ namespace kspmv::cuda::detail {
 // Called by one whole warp of each of the blocks first..last (inclusive) after lane 0 stored this
 // block's piece; piece_at(b) reads block b's piece (with load_coherent).
 template <class Args, class PieceAt>
-__device__ inline void join_row_pieces(const Args& args, int* arrivals,
-                                       std::int64_t row, std::int64_t first, std::int64_t last,
-                                       PieceAt piece_at) {
+__device__ inline void join_row_pieces(const Args& args, int* arrivals, std::int64_t row,
+                                       std::int64_t first, std::int64_t last, PieceAt piece_at) {
   const int lane = threadIdx.x % 32;
   int arrived = 0;
   if (lane == 0) {

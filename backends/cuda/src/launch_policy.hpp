@@ -3,7 +3,11 @@
 // figure with the measurement that justified it. The tile shapes of Adaptive and MergePath are
 // compile-time (they size shared memory) and shared by every architecture.
 
+#include <cuda_runtime_api.h>
+
 #include <cstdint>
+
+#include "cuda_check.hpp"
 
 namespace kspmv::cuda::detail {
 
@@ -52,6 +56,9 @@ struct LaunchPolicy {
   unsigned long long vector_longest_row_steps;
   // Auto, bandwidth-bound: Vector (a warp per row) for regular matrices with rows this long.
   double vector_mean_row_length;
+  // RowBlocks (calls without a plan): fewer rows per block where that keeps this many blocks per
+  // SM busy, so a small matrix is spread over the whole GPU.
+  int row_blocks_min_blocks_per_sm;
 };
 
 // Hopper (sm_90), measured on an H100 80GB HBM3 at commit ac90b3c (fp64 unless said; the results
@@ -67,12 +74,36 @@ struct LaunchPolicy {
 //   with Vector, 5.4 us with Adaptive.
 // - Vector from a mean of 32 per row: uniform_100000_k100 (100 per row) 84 us with Vector, 92 us
 //   with Adaptive (fp32); the stencil (27 per row) 908 us with Vector, 545 us with Adaptive.
-inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 12, 32.0};
+// - RowBlocks: at least 2 blocks per SM: lp_e226 (223 rows, 3 blocks of a window each) took
+//   7.2 us without a plan against 4.3 us with one (Vector); see perf_tests/NOTES.md.
+inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 12, 32.0, 2};
 // Other architectures: Hopper's figures, untuned.
 inline constexpr LaunchPolicy kDefaultPolicy = kSm90Policy;
 
 inline LaunchPolicy launch_policy_for(int compute_major) {
   return compute_major == 9 ? kSm90Policy : kDefaultPolicy;
+}
+
+// What a launch needs to know of the current device, asked once per device and host thread.
+struct DeviceFacts {
+  LaunchPolicy policy;
+  int multiprocessors;
+};
+
+inline const DeviceFacts& current_device_facts() {
+  thread_local int device = -1;
+  thread_local DeviceFacts facts{kDefaultPolicy, 1};
+  int current = 0;
+  KSPMV_CUDA_CHECK(cudaGetDevice(&current));
+  if (current != device) {
+    int major = 0;
+    KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, current));
+    KSPMV_CUDA_CHECK(
+        cudaDeviceGetAttribute(&facts.multiprocessors, cudaDevAttrMultiProcessorCount, current));
+    facts.policy = launch_policy_for(major);
+    device = current;
+  }
+  return facts;
 }
 
 }  // namespace kspmv::cuda::detail

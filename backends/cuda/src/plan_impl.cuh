@@ -15,6 +15,7 @@
 #include "call_operands.cuh"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "gather_kernel.cuh"
 #include "kspmv/cuda/plan.hpp"
 #include "kspmv/errors.hpp"
 #include "launch_policy.hpp"
@@ -38,6 +39,8 @@ struct PlanState {
   struct Transposed {
     TransposedStructure<Ordinal, Offset> structure;
     std::unique_ptr<PlanState> state;
+    DeviceBuffer<Scalar> values;  // A^T's values, kept while A's are declared constant
+    bool values_current = false;
   };
 
   Matrix matrix;  // the structure the plan was made for (values: only their pointer was seen)
@@ -60,6 +63,9 @@ struct PlanState {
   T* head_pieces = nullptr;               // MergePath: the piece a tile ends a split row with
   int* arrivals = nullptr;                // counters for joining the pieces, zero between launches
   std::unique_ptr<Transposed> transposed;
+  bool values_constant = false;
+  // A cached plan (plan_cache.hpp): Adaptive's blocks check their boundaries on the device.
+  bool check_block_boundaries = false;
 
   std::int64_t num_rows() const { return static_cast<std::int64_t>(matrix.num_rows); }
   std::int64_t num_cols() const { return static_cast<std::int64_t>(matrix.num_cols); }
@@ -76,11 +82,7 @@ struct PlanState {
   void set_up(const Matrix& A, Algorithm requested_algorithm, cudaStream_t stream) {
     matrix = A;
     requested = requested_algorithm;
-    int device = 0;
-    int major = 0;
-    KSPMV_CUDA_CHECK(cudaGetDevice(&device));
-    KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    policy = launch_policy_for(major);
+    policy = current_device_facts().policy;
     allocate_workspace(stream);
     if (requested == Algorithm::Auto || requested == Algorithm::Adaptive) analyse(stream);
     chosen = requested == Algorithm::Auto ? choose() : requested;
@@ -200,7 +202,8 @@ struct PlanState {
 
   template <class Shape, class Args>
   void launch_adaptive(const Args& args, cudaStream_t stream) const {
-    const AdaptiveBlocks<T> blocks{num_blocks, block_rows, block_entries, pieces, arrivals};
+    const AdaptiveBlocks<T> blocks{num_blocks, block_rows, block_entries,
+                                   pieces,     arrivals,   check_block_boundaries};
     adaptive_spmv_kernel<Shape>
         <<<static_cast<unsigned>(num_blocks), Shape::kBlockThreads, 0, stream>>>(args, blocks);
   }
@@ -243,21 +246,39 @@ struct PlanState {
   }
 
   // The first call builds it (and waits for the stream); its time joins setup_seconds.
-  const Transposed& transposed_plan(cudaStream_t stream) {
+  Transposed& transposed_plan(cudaStream_t stream) {
     if (!transposed) {
       const auto start = std::chrono::steady_clock::now();
       auto structure = transpose_structure(matrix.row_map, matrix.entries, num_rows(), num_cols(),
                                            num_entries(), stream);
-      const Matrix matrix_t{matrix.num_cols,          matrix.num_rows,
-                            matrix.num_entries,       structure.row_map.data(),
-                            structure.entries.data(), matrix.values};
+      const Matrix matrix_t{matrix.num_cols,          matrix.num_rows,          matrix.num_entries,
+                            structure.row_map.data(), structure.entries.data(), matrix.values};
       auto state = std::make_unique<PlanState>();
       state->set_up(matrix_t, requested, stream);
-      transposed.reset(new Transposed{std::move(structure), std::move(state)});
+      transposed.reset(new Transposed{std::move(structure), std::move(state), {}, false});
       setup_seconds +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     return *transposed;
+  }
+
+  // The transposed copy of A's values, gathered when they were declared changed since the last.
+  void refresh_transposed_values(const Scalar* values, cudaStream_t stream) {
+    auto& t = *transposed;
+    if (t.values_current) return;
+    if (t.values.size() != static_cast<std::size_t>(num_entries())) {
+      t.values = DeviceBuffer<Scalar>(static_cast<std::size_t>(num_entries()));
+    }
+    constexpr int kThreads = 256;
+    gather_kernel<<<grid_for(num_entries(), kThreads), kThreads, 0, stream>>>(
+        to_device(values), t.structure.source_entry.data(), to_device(t.values.data()),
+        num_entries());
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+    t.values_current = true;
+  }
+
+  void values_changed() {
+    if (transposed) transposed->values_current = false;
   }
 };
 
@@ -296,6 +317,17 @@ double Plan<Scalar, Ordinal, Offset>::setup_seconds() const {
 }
 
 template <class Scalar, class Ordinal, class Offset>
+void Plan<Scalar, Ordinal, Offset>::set_values_constant(bool constant) {
+  state_->values_constant = constant;
+  state_->values_changed();
+}
+
+template <class Scalar, class Ordinal, class Offset>
+void Plan<Scalar, Ordinal, Offset>::values_changed() {
+  state_->values_changed();
+}
+
+template <class Scalar, class Ordinal, class Offset>
 void Plan<Scalar, Ordinal, Offset>::apply(Mode mode, Scalar alpha, const Matrix& A,
                                           DenseBlock<const Scalar> x, Scalar beta,
                                           DenseBlock<Scalar> y, cudaStream_t stream) {
@@ -304,11 +336,19 @@ void Plan<Scalar, Ordinal, Offset>::apply(Mode mode, Scalar alpha, const Matrix&
   detail::check_call_shapes("kspmv::cuda::Plan::apply", mode, A, x, y);
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
   if (is_transposed(mode)) {
-    const auto& t = s.transposed_plan(stream);
-    detail::launch_per_vector<true>(
-        s.num_cols(), t.structure.row_map.data(), t.structure.entries.data(), A.values,
-        t.structure.source_entry.data(), mode, alpha, x, beta, y,
-        [&](const auto& args) { t.state->launch(args, stream); });
+    auto& t = s.transposed_plan(stream);
+    if (s.values_constant) {
+      s.refresh_transposed_values(A.values, stream);
+      detail::launch_per_vector<false>(s.num_cols(), t.structure.row_map.data(),
+                                       t.structure.entries.data(), t.values.data(),
+                                       static_cast<const Offset*>(nullptr), mode, alpha, x, beta, y,
+                                       [&](const auto& args) { t.state->launch(args, stream); });
+      return;
+    }
+    detail::launch_per_vector<true>(s.num_cols(), t.structure.row_map.data(),
+                                    t.structure.entries.data(), A.values,
+                                    t.structure.source_entry.data(), mode, alpha, x, beta, y,
+                                    [&](const auto& args) { t.state->launch(args, stream); });
     return;
   }
   detail::launch_per_vector<false>(s.num_rows(), A.row_map, A.entries, A.values,

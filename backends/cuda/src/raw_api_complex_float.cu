@@ -1,4 +1,5 @@
-// The raw-pointer API (Plan, apply_without_plan) for std::complex<float> and every ordinal and offset type.
+// The raw-pointer API (Plan, apply_without_plan) for std::complex<float> and every ordinal and
+// offset type.
 #include <complex>
 
 #include "instantiate.cuh"

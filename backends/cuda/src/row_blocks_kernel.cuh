@@ -29,29 +29,22 @@ __device__ inline std::int64_t last_row_within(const Args& args, std::int64_t ro
   return row;
 }
 
+// A block's rows that do not fit in shared memory at once: in pieces that do, and a row longer than
+// the capacity summed by the whole block. Every thread walks the same pieces, so the barriers are
+// reached by the whole block.
 template <class Shape, class Args>
-__global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocksPerSm)
-    row_blocks_spmv_kernel(Args args, std::int64_t rows_per_block) {
-  using T = typename Args::value_type;
-  __shared__ T s_products[Shape::kCapacity];
-  __shared__ int s_row_begins[Shape::kWindow + 1];
-  const std::int64_t first_row = blockIdx.x * rows_per_block;
-  const std::int64_t last_row = min(first_row + rows_per_block, args.num_rows);
-  // Every thread walks the same pieces, so the barriers below are reached by the whole block.
-  for (std::int64_t row = first_row; row < last_row;) {
+__device__ void row_blocks_in_pieces(const Args& args, std::int64_t row, std::int64_t last_row,
+                                     typename Args::value_type* s_products, int* s_row_begins) {
+  while (row < last_row) {
     const std::int64_t begin = args.row_begin(row);
-    const std::int64_t end = args.row_begin(last_row);
-    const std::int64_t limit = begin + Shape::kCapacity;
-    // Usually the whole block fits at once; otherwise the rows up to the capacity.
     const std::int64_t piece_end =
-        end <= limit ? last_row : last_row_within(args, row, last_row - 1, limit);
+        last_row_within(args, row, last_row - 1, begin + Shape::kCapacity);
     if (piece_end > row) {
-      stream_rows<Shape>(args, row, piece_end, begin,
-                         piece_end == last_row ? end : args.row_begin(piece_end), s_products,
+      stream_rows<Shape>(args, row, piece_end, begin, args.row_begin(piece_end), s_products,
                          s_row_begins);
       row = piece_end;
     } else {
-      const T sum = block_sum<Shape::kBlockThreads>(
+      const auto sum = block_sum<Shape::kBlockThreads>(
           strided_sum<Shape::kBlockThreads>(args, begin, args.row_begin(row + 1)), s_products);
       if (threadIdx.x == 0) args.store(row, sum);
       ++row;
@@ -60,13 +53,31 @@ __global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocksPerSm)
   }
 }
 
+template <class Shape, class Args>
+__global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocksPerSm)
+    row_blocks_spmv_kernel(Args args, std::int64_t rows_per_block) {
+  __shared__ typename Args::value_type s_products[Shape::kCapacity];
+  __shared__ int s_row_begins[Shape::kWindow + 1];
+  const std::int64_t first_row = blockIdx.x * rows_per_block;
+  const std::int64_t last_row = min(first_row + rows_per_block, args.num_rows);
+  const std::int64_t begin = args.row_begin(first_row);
+  const std::int64_t end = args.row_begin(last_row);
+  if (end - begin <= Shape::kCapacity) {  // the common case: all at once
+    stream_rows<Shape>(args, first_row, last_row, begin, end, s_products, s_row_begins);
+  } else {
+    row_blocks_in_pieces<Shape>(args, first_row, last_row, s_products, s_row_begins);
+  }
+}
+
 // Rows per block: about one window of path steps each, at most a window of rows (stream_rows'
-// limit).
+// limit), and few enough that a small matrix still gives every SM `min_blocks_per_sm` blocks.
 template <class Shape>
-std::int64_t row_blocks_rows_per_block(std::int64_t num_rows, std::int64_t num_entries) {
+std::int64_t row_blocks_rows_per_block(std::int64_t num_rows, std::int64_t num_entries,
+                                       std::int64_t min_blocks) {
   const double mean = num_rows == 0 ? 0.0 : static_cast<double>(num_entries) / num_rows;
-  return std::clamp<std::int64_t>(static_cast<std::int64_t>(Shape::kWindow / (1.0 + mean)), 1,
-                                  Shape::kWindow);
+  const auto per_window = static_cast<std::int64_t>(Shape::kWindow / (1.0 + mean));
+  const std::int64_t spread = (num_rows + min_blocks - 1) / min_blocks;
+  return std::clamp<std::int64_t>(std::min(per_window, spread), 1, Shape::kWindow);
 }
 
 }  // namespace kspmv::cuda::detail

@@ -40,7 +40,8 @@ struct SpmvArguments {
   __device__ T value(std::int64_t entry) const {
     if constexpr (GatheredValues) {
       // Through the read-only cache: neighbouring entries of A^T often sit in one sector of A.
-      return load_readonly(values + static_cast<std::int64_t>(load_streaming(value_positions + entry)));
+      return load_readonly(values +
+                           static_cast<std::int64_t>(load_streaming(value_positions + entry)));
     } else {
       return load_streaming(values + entry);
     }

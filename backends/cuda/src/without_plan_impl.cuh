@@ -1,16 +1,20 @@
 #pragma once
-// apply_without_plan: RowBlocks for modes N and C, a temporary Plan for T and H. Included by the
-// per-scalar translation units beside the Plan.
+// apply_without_plan: for modes N and C a cached plan (plan_cache.hpp), or RowBlocks while a graph
+// is being captured before one was made; for T and H a temporary Plan. Included by the per-scalar
+// translation units beside the Plan.
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <memory>
 
 #include "call_operands.cuh"
 #include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/plan.hpp"
 #include "kspmv/cuda/without_plan.hpp"
 #include "launch_policy.hpp"
+#include "plan_cache.hpp"
+#include "plan_impl.cuh"
 #include "row_blocks_kernel.cuh"
 
 namespace kspmv::cuda {
@@ -28,12 +32,29 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<Scalar, Ordinal
         .apply(mode, alpha, A, x, beta, y, stream);
     return;
   }
-  // Without the analysis the rows' spread is unknown: the build for regular rows, which the
-  // suite's matrices mostly have (launch_policy.hpp).
-  using Shape = detail::RegularRowsAdaptiveShape;
   const auto rows = static_cast<std::int64_t>(A.num_rows);
-  const std::int64_t rows_per_block =
-      detail::row_blocks_rows_per_block<Shape>(rows, static_cast<std::int64_t>(A.num_entries));
+  using State = detail::PlanState<Scalar, Ordinal, Offset>;
+  using Cache = detail::PlanCache<State, CsrMatrix<Scalar, Ordinal, Offset>>;
+  const std::shared_ptr<State> cached = Cache::instance().find_or_make(A, stream, [&] {
+    auto state = std::make_shared<State>();
+    state->check_block_boundaries = true;
+    state->set_up(A, Algorithm::Auto, stream);
+    return state;
+  });
+  if (cached) {
+    detail::launch_per_vector<false>(rows, A.row_map, A.entries, A.values,
+                                     static_cast<const Offset*>(nullptr), mode, alpha, x, beta, y,
+                                     [&](const auto& args) { cached->launch(args, stream); });
+    return;
+  }
+  // Captured into a graph before any plan was made: RowBlocks, which needs none. The 40-register
+  // build: under the 32 of the other, RowBlocks' piecewise path spilled (56 bytes in fp64), and
+  // moving it out of line put the arguments in local memory for every block (perf_tests/NOTES.md).
+  using Shape = detail::IrregularRowsAdaptiveShape;
+  const auto& device = detail::current_device_facts();
+  const std::int64_t rows_per_block = detail::row_blocks_rows_per_block<Shape>(
+      rows, static_cast<std::int64_t>(A.num_entries),
+      std::int64_t{device.policy.row_blocks_min_blocks_per_sm} * device.multiprocessors);
   const auto blocks = static_cast<unsigned>((rows + rows_per_block - 1) / rows_per_block);
   detail::launch_per_vector<false>(
       rows, A.row_map, A.entries, A.values, static_cast<const Offset*>(nullptr), mode, alpha, x,

@@ -11,6 +11,8 @@
 //       Algorithm algorithm() const;                       // chosen at setup
 //       double setup_seconds() const;
 //       bool is_set_up() const;
+//       void set_values_constant(bool);                    // see Handle; may keep derived copies
+//       void values_changed();
 //     };
 //
 //     // y = beta*y + alpha*op(A)*x. Called by kspmv::spmv after the shapes were checked and the

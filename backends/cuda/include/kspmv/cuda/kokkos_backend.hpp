@@ -8,6 +8,7 @@
 
 #include <complex>
 #include <memory>
+#include <mutex>
 #include <type_traits>
 
 #include "kspmv/algorithm.hpp"
@@ -78,9 +79,17 @@ struct KokkosBackend {
       return plan_ ? plan_->setup_seconds() : kokkoskernels_.setup_seconds();
     }
     bool is_set_up() const { return plan_ != nullptr || kokkoskernels_.is_set_up(); }
+    void set_values_constant(bool constant) {
+      values_constant_ = constant;
+      if (plan_) plan_->set_values_constant(constant);
+    }
+    void values_changed() {
+      if (plan_) plan_->values_changed();
+    }
 
    private:
     friend struct KokkosBackend;
+    bool values_constant_ = false;
     std::unique_ptr<RawPlan> plan_;
     kokkoskernels::Backend::State<CrsViewT> kokkoskernels_;
   };
@@ -97,21 +106,25 @@ struct KokkosBackend {
     }
     using RawPlan = typename State<CrsViewT>::RawPlan;
     const auto matrix = raw_matrix(A);
-    if (!state.plan_)
+    if (!state.plan_) {
       state.plan_ = std::make_unique<RawPlan>(matrix, requested, exec.cuda_stream());
+      state.plan_->set_values_constant(state.values_constant_);
+    }
     state.plan_->apply(mode, cuda::to_raw(alpha), matrix,
                        cuda::as_dense_block(typename XView::const_type(x)), cuda::to_raw(beta),
                        cuda::as_dense_block(y), exec.cuda_stream());
   }
 
-  // Modes N and C: one launch of a kernel that needs no plan; T and H make a plan for the call
-  // (kspmv/cuda/without_plan.hpp).
+  // Modes N and C: a plan cached by the library, made by the first such call for A and freed at
+  // Kokkos::finalize; T and H make a plan for the call (kspmv/cuda/without_plan.hpp).
   template <class ExecSpace, class CrsViewT, class XView, class YView>
   static void apply_without_handle(const ExecSpace& exec, Mode mode,
                                    typename CrsViewT::scalar_type alpha, const CrsViewT& A,
                                    const XView& x, typename CrsViewT::scalar_type beta,
                                    const YView& y) {
     static_assert(std::is_same_v<ExecSpace, Kokkos::Cuda>);
+    static std::once_flag release_at_finalize;
+    std::call_once(release_at_finalize, [] { Kokkos::push_finalize_hook(release_cached_plans); });
     cuda::apply_without_plan(mode, cuda::to_raw(alpha), raw_matrix(A),
                              cuda::as_dense_block(typename XView::const_type(x)),
                              cuda::to_raw(beta), cuda::as_dense_block(y), exec.cuda_stream());

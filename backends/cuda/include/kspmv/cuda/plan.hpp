@@ -43,10 +43,20 @@ class Plan {
   // sizes; otherwise kspmv::unsupported_argument), x and y op(A)'s shapes (otherwise
   // kspmv::dimension_mismatch). Enqueued on `stream`: no host synchronisation and no allocation,
   // except on the first call in mode T or H, which builds and keeps A's transposed structure (and
-  // waits for it). beta == 0 overwrites y; alpha == 0 reads neither A nor x. Bitwise reproducible.
-  // A plan serves one stream at a time: calls on two streams at once would share its scratch.
+  // waits for it; its time joins setup_seconds()). beta == 0 overwrites y; alpha == 0 reads neither
+  // A nor x. Bitwise reproducible. A plan serves one stream at a time: calls on two streams at once
+  // would share its scratch.
   void apply(Mode mode, Scalar alpha, const Matrix& A, DenseBlock<const Scalar> x, Scalar beta,
              DenseBlock<Scalar> y, cudaStream_t stream);
+
+  // By default A's values may change between any two calls, and a transposed call reads them in
+  // place through the permutation that transposed A's structure (indirect, partly uncoalesced).
+  // A caller that declares them constant lets transposed calls keep a transposed copy instead, made
+  // on the first transposed call after the declaration or after each values_changed(): op(A) then
+  // costs what A costs. A CUDA graph replays what its captured calls did: no copy is refreshed
+  // inside a graph.
+  void set_values_constant(bool constant);
+  void values_changed();
 
  private:
   std::unique_ptr<detail::PlanState<Scalar, Ordinal, Offset>> state_;
