@@ -38,7 +38,7 @@ SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 REGISTRATION_SUFFIX = re.compile(
     r"(/(iterations|repeats|threads|min_time|min_warmup_time):[^/]*|/(real|manual|process)_time)+$")
 
-CSV_COLUMNS = ("matrix", "backend", "algorithm", "chosen_algorithm", "precision", "rows", "cols",
+CSV_COLUMNS = ("matrix", "backend", "algorithm", "chosen_algorithm", "precision", "operation", "rows", "cols",
                "nnz", "setup_seconds", "seconds_per_call", "gb_per_s", "gflop_per_s",
                "arithmetic_intensity", "roofline_fraction", "cache_resident", "relative_error",
                "speedup_vs")

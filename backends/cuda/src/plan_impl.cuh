@@ -179,7 +179,11 @@ struct PlanState {
         launch_vector(args, stream);
         break;
       case Algorithm::Adaptive:
-        if (regular) {
+        // Gathered values need an index register more: under the 32-register cap they spilled
+        // 140 bytes (fp64), and transposed calls ran 1.2-1.3x slower (perf_tests/NOTES.md).
+        if constexpr (Args::gathered_values) {
+          launch_adaptive<IrregularRowsAdaptiveShape>(args, stream);
+        } else if (regular) {
           launch_adaptive<RegularRowsAdaptiveShape>(args, stream);
         } else {
           launch_adaptive<IrregularRowsAdaptiveShape>(args, stream);

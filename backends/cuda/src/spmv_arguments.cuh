@@ -17,6 +17,7 @@ struct SpmvArguments {
   using value_type = T;
   using ordinal_type = Ordinal;
   using offset_type = Offset;
+  static constexpr bool gathered_values = GatheredValues;
 
   std::int64_t num_rows;
   const Offset* row_map;
