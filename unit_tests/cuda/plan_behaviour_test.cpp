@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <random>
 
 #include "device_harness.hpp"
@@ -60,81 +61,81 @@ void expect_hundred_identical_calls(const Csr& host, Call&& call) {
   }
 }
 
-TEST(CudaPlan, HundredCallsAreBitwiseIdentical) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
-  const Csr host = skewed_matrix(rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+// A fresh seed (printed with any failure), the skewed matrix on the host and the device.
+class SkewedRows : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    KSPMV_SKIP_WITHOUT_GPU();
+    trace_.emplace(__FILE__, __LINE__, seed_message(seed));
+    device_.emplace(host);
+  }
+  std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng{seed};
+  Csr host = skewed_matrix(rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t>& A() const { return device_.value(); }
+
+ private:
+  std::optional<::testing::ScopedTrace> trace_;
+  std::optional<DeviceCsr<double, std::int32_t, std::int32_t>> device_;  // made after the GPU check
+};
+using CudaPlanOnSkewedRows = SkewedRows;
+using CudaWithoutPlan = SkewedRows;
+
+TEST_F(CudaPlanOnSkewedRows, HundredCallsAreBitwiseIdentical) {
   const auto x = random_block<double>(host.num_cols, 1, rng);
   const DeviceBlock<double> x_device(x, kContiguous);
   Stream stream;
   for (const Algorithm algorithm : kAlgorithms) {
     for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
       SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode));
-      Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), algorithm, stream.get());
+      Plan<double, std::int32_t, std::int32_t> plan(A().matrix(), algorithm, stream.get());
       expect_hundred_identical_calls(host, [&](const DenseBlock<double>& y) {
-        plan.apply(mode, 1.5, A.matrix(), x_device.const_block(), 0.0, y, stream.get());
+        plan.apply(mode, 1.5, A().matrix(), x_device.const_block(), 0.0, y, stream.get());
       });
     }
   }
   SCOPED_TRACE("without a plan");
   expect_hundred_identical_calls(host, [&](const DenseBlock<double>& y) {
-    apply_without_plan(Mode::NoTranspose, 1.5, A.matrix(), x_device.const_block(), 0.0, y,
+    apply_without_plan(Mode::NoTranspose, 1.5, A().matrix(), x_device.const_block(), 0.0, y,
                        stream.get());
   });
 }
 
-TEST(CudaPlan, ReusedAcrossCallsWithOtherVectorsAndValues) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
-  Csr host = skewed_matrix(rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+TEST_F(CudaPlanOnSkewedRows, ReusedAcrossCallsWithOtherVectorsAndValues) {
   Stream stream;
   for (const Algorithm algorithm : kAlgorithms) {
     SCOPED_TRACE(to_string(algorithm));
-    Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), algorithm, stream.get());
+    Plan<double, std::int32_t, std::int32_t> plan(A().matrix(), algorithm, stream.get());
     for (int call = 0; call < 3; ++call) {
       for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
-        EXPECT_EQ(check_apply(plan, A, host, mode, 0.5 + call, call == 1 ? 0.0 : -2.0, 1 + call,
+        EXPECT_EQ(check_apply(plan, A(), host, mode, 0.5 + call, call == 1 ? 0.0 : -2.0, 1 + call,
                               kContiguous, kContiguous, rng),
                   "");
       }
     }
   }
   // New values in the same structure: a plan (and its transposed copy) stays valid.
-  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
-  EXPECT_EQ(check_apply(plan, A, host, Mode::Transpose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
-            "");
+  Plan<double, std::int32_t, std::int32_t> plan(A().matrix(), Algorithm::Auto, stream.get());
+  EXPECT_EQ(
+      check_apply(plan, A(), host, Mode::Transpose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
+      "");
   for (auto& v : host.values) v = -3 * v + 1;
-  // The device values are the test's own copy, read-only to the plan.
-  auto* values = const_cast<double*>(A.matrix().values);
-  check(cudaMemcpy(values, host.values.data(), host.values.size() * sizeof(double),
-                   cudaMemcpyHostToDevice),
-        "upload");
+  A().upload_values(host.values);
   for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
-    EXPECT_EQ(check_apply(plan, A, host, mode, 1.0, 0.0, 1, kContiguous, kContiguous, rng), "");
+    EXPECT_EQ(check_apply(plan, A(), host, mode, 1.0, 0.0, 1, kContiguous, kContiguous, rng), "");
   }
 }
 
-TEST(CudaPlan, ValuesDeclaredConstantAreRefreshedWhenDeclaredChanged) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
-  Csr host = skewed_matrix(rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+TEST_F(CudaPlanOnSkewedRows, ValuesDeclaredConstantAreRefreshedWhenDeclaredChanged) {
   Stream stream;
-  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  Plan<double, std::int32_t, std::int32_t> plan(A().matrix(), Algorithm::Auto, stream.get());
   const auto transposed_call_is_right = [&] {
-    return check_apply(plan, A, host, Mode::Transpose, 1.5, 0.0, 1, kContiguous, kContiguous, rng);
+    return check_apply(plan, A(), host, Mode::Transpose, 1.5, 0.0, 1, kContiguous, kContiguous,
+                       rng);
   };
   const auto new_values = [&] {
     for (auto& v : host.values) v = kspmv::testing::random_value<double>(rng);
-    A.upload_values(host.values);
+    A().upload_values(host.values);
   };
   plan.set_values_constant(true);
   EXPECT_EQ(transposed_call_is_right(), "");
@@ -151,75 +152,58 @@ TEST(CudaPlan, ValuesDeclaredConstantAreRefreshedWhenDeclaredChanged) {
   EXPECT_EQ(plan.setup_seconds(), setup_with_transposed);
 }
 
-TEST(CudaPlan, FirstTransposedCallJoinsSetupTime) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
-  const Csr host = skewed_matrix(rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+TEST_F(CudaPlanOnSkewedRows, FirstTransposedCallJoinsSetupTime) {
   Stream stream;
-  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  Plan<double, std::int32_t, std::int32_t> plan(A().matrix(), Algorithm::Auto, stream.get());
   const double planned = plan.setup_seconds();
   EXPECT_EQ(
-      check_apply(plan, A, host, Mode::NoTranspose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
+      check_apply(plan, A(), host, Mode::NoTranspose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
       "");
   EXPECT_EQ(plan.setup_seconds(), planned);
-  EXPECT_EQ(check_apply(plan, A, host, Mode::ConjugateTranspose, 1.0, 0.0, 1, kContiguous,
+  EXPECT_EQ(check_apply(plan, A(), host, Mode::ConjugateTranspose, 1.0, 0.0, 1, kContiguous,
                         kContiguous, rng),
             "");
   EXPECT_GT(plan.setup_seconds(), planned);
 }
 
-TEST(CudaWithoutPlan, CachedPlanStaysRightForAnotherStructureInTheSameArrays) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
+TEST_F(CudaWithoutPlan, CachedPlanStaysRightForAnotherStructureInTheSameArrays) {
   // Same sizes, same arrays, rows redistributed: a long row (so Auto caches Adaptive) that moves.
   const auto first = kspmv::testing::one_dense_row_csr<double, std::int32_t, std::int32_t>(
       3000, 2000, 0, 150000, 3, rng);
   const auto second = kspmv::testing::one_dense_row_csr<double, std::int32_t, std::int32_t>(
       3000, 2000, 2999, 150000, 3, rng);
   ASSERT_EQ(first.num_entries(), second.num_entries());
-  DeviceCsr<double, std::int32_t, std::int32_t> A(first);
+  DeviceCsr<double, std::int32_t, std::int32_t> B(first);
   Stream stream;
-  const auto without_plan = [](auto&&... args) { apply_without_plan(args...); };
-  const auto check_once = [&](const Csr& host) {
+  const auto check_once = [&](const Csr& current) {
     // One stream for both calls, so that the second finds the first's plan.
-    const auto x = random_block<double>(host.num_cols, 1, rng);
-    const Block<double> y0{host.num_rows, 1, std::vector<double>(host.num_rows, 0.0)};
+    const auto x = random_block<double>(current.num_cols, 1, rng);
+    const Block<double> y0{current.num_rows, 1, std::vector<double>(current.num_rows, 0.0)};
     const auto expected =
-        reference::spmv(Mode::NoTranspose, 1.0, kspmv::testing::arrays(host), x, 0.0, y0);
+        reference::spmv(Mode::NoTranspose, 1.0, kspmv::testing::arrays(current), x, 0.0, y0);
     const DeviceBlock<double> x_device(x, kContiguous);
     const DeviceBlock<double> y(y0, kContiguous);
-    without_plan(Mode::NoTranspose, 1.0, A.matrix(), x_device.const_block(), 0.0, y.block(),
-                 stream.get());
+    apply_without_plan(Mode::NoTranspose, 1.0, B.matrix(), x_device.const_block(), 0.0, y.block(),
+                       stream.get());
     stream.synchronize();
     bool outside_untouched = false;
     return reference::compare(expected, y.download(outside_untouched));
   };
   EXPECT_EQ(check_once(first), "");
-  A.upload(second);
+  B.upload(second);
   EXPECT_EQ(check_once(second), "");
-  A.upload(first);
+  B.upload(first);
   EXPECT_EQ(check_once(first), "");
 }
 
-TEST(CudaWithoutPlan, CachedPlanCallIsCapturable) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
-  const Csr host = skewed_matrix(rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+TEST_F(CudaWithoutPlan, CachedPlanCallIsCapturable) {
   Stream stream;
   const auto x = random_block<double>(host.num_cols, 1, rng);
   const Block<double> y0{host.num_rows, 1, std::vector<double>(host.num_rows, 0.0)};
   const DeviceBlock<double> x_device(x, kContiguous);
   const DeviceBlock<double> y(y0, kContiguous);
   const auto call = [&] {
-    apply_without_plan(Mode::NoTranspose, 2.0, A.matrix(), x_device.const_block(), 0.0, y.block(),
+    apply_without_plan(Mode::NoTranspose, 2.0, A().matrix(), x_device.const_block(), 0.0, y.block(),
                        stream.get());
   };
   call();  // makes and caches the plan
@@ -233,19 +217,13 @@ TEST(CudaWithoutPlan, CachedPlanCallIsCapturable) {
   EXPECT_TRUE(outside_untouched);
 }
 
-TEST(CudaPlan, AutoChoosesAKernelAndRecordsSetupTime) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
-  const Csr host = skewed_matrix(rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+TEST_F(CudaPlanOnSkewedRows, AutoChoosesAKernelAndRecordsSetupTime) {
   Stream stream;
-  const Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  const Plan<double, std::int32_t, std::int32_t> plan(A().matrix(), Algorithm::Auto, stream.get());
   EXPECT_NE(plan.algorithm(), Algorithm::Auto);
   EXPECT_NE(plan.algorithm(), Algorithm::KokkosKernels);
   EXPECT_GT(plan.setup_seconds(), 0.0);
-  const Plan<double, std::int32_t, std::int32_t> forced(A.matrix(), Algorithm::Scalar,
+  const Plan<double, std::int32_t, std::int32_t> forced(A().matrix(), Algorithm::Scalar,
                                                         stream.get());
   EXPECT_EQ(forced.algorithm(), Algorithm::Scalar);
 }
