@@ -5,8 +5,8 @@
 //   kspmv::spmv(exec, mode, alpha, A, x, beta, y);         // ordered on the instance `exec`
 //   kspmv::spmv(exec, &handle, mode, alpha, A, x, beta, y) // reuses the handle's plan
 //
-// A call without a handle keeps nothing: on Kokkos::Cuda, modes N and C run a kernel that needs no
-// plan, as fast as a planned call; modes T and H build A^T's structure on every such call.
+// Without a handle, on Kokkos::Cuda, modes N and C reuse a plan the library caches per matrix (the
+// first call makes it), as fast as a handle's; modes T and H build A^T's structure on every call.
 //
 // This header checks and normalises the arguments, handles the cases every backend shares (empty
 // shapes, alpha == 0), then makes one dispatch call to the backend chosen by the execution space
@@ -131,8 +131,8 @@ void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace>* handle, 
   });
 }
 
-// Without a handle the backend keeps nothing between calls: see each backend's
-// apply_without_handle for what such a call costs (README.md, "Calls without a handle").
+// Without a handle: see each backend's apply_without_handle for what such a call costs and keeps
+// (README.md, "Calls without a handle").
 template <class ExecSpace, class Matrix, class AlphaType, class XView, class BetaType, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
     const ExecSpace& exec, const char mode[], const AlphaType& alpha, const Matrix& matrix,

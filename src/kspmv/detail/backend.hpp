@@ -23,7 +23,7 @@
 //                       typename CrsView::scalar_type alpha, const CrsView& A, const XView& x,
 //                       typename CrsView::scalar_type beta, const YView& y);
 //
-//     // The same without a handle: nothing is kept for the next call.
+//     // The same without a handle: whatever the backend keeps for later calls is its own.
 //     template <class ExecSpace, class CrsView, class XView, class YView>
 //     static void apply_without_handle(const ExecSpace&, Mode, typename CrsView::scalar_type alpha,
 //                                      const CrsView& A, const XView& x,
