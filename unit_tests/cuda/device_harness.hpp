@@ -237,19 +237,37 @@ std::string check_apply(Plan<Scalar, Ordinal, Offset>& plan,
   return check_call(through_plan, A, host, mode, alpha, beta, vectors, x_layout, y_layout, rng);
 }
 
-// Captures what `enqueue` puts on `stream` into a graph, launches it once and waits.
+// What `enqueue` puts on `stream`, captured into a CUDA graph (global mode: any call that is not
+// allowed during capture, from any thread, fails it) and instantiated.
+class CapturedGraph {
+ public:
+  template <class Enqueue>
+  CapturedGraph(cudaStream_t stream, Enqueue&& enqueue) : stream_(stream) {
+    check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "begin capture");
+    enqueue();
+    check(cudaStreamEndCapture(stream, &graph_), "end capture");
+    check(cudaGraphInstantiate(&exec_, graph_, 0), "cudaGraphInstantiate");
+  }
+  ~CapturedGraph() {
+    cudaGraphExecDestroy(exec_);
+    cudaGraphDestroy(graph_);
+  }
+  CapturedGraph(const CapturedGraph&) = delete;
+  CapturedGraph& operator=(const CapturedGraph&) = delete;
+
+  void launch() const { check(cudaGraphLaunch(exec_, stream_), "cudaGraphLaunch"); }
+
+ private:
+  cudaStream_t stream_;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+// Captures what `enqueue` puts on `stream`, replays it once and waits.
 template <class Enqueue>
 void capture_and_replay(cudaStream_t stream, Enqueue&& enqueue) {
-  check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal), "begin capture");
-  enqueue();
-  cudaGraph_t graph = nullptr;
-  check(cudaStreamEndCapture(stream, &graph), "end capture");
-  cudaGraphExec_t exec = nullptr;
-  check(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
-  check(cudaGraphLaunch(exec, stream), "cudaGraphLaunch");
+  CapturedGraph(stream, enqueue).launch();
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
 }
 
 // check_call through apply_without_plan, twice: captured in a graph on a stream no call has seen

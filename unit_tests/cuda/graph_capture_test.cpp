@@ -39,26 +39,6 @@ struct CapturedCall {
   DeviceBlock<Scalar> y_device;
 };
 
-class Graph {
- public:
-  explicit Graph(cudaGraph_t graph) : graph_(graph) {
-    check(cudaGraphInstantiate(&exec_, graph_, 0), "cudaGraphInstantiate");
-  }
-  ~Graph() {
-    cudaGraphExecDestroy(exec_);
-    cudaGraphDestroy(graph_);
-  }
-  Graph(const Graph&) = delete;
-  Graph& operator=(const Graph&) = delete;
-  void launch(cudaStream_t stream) const {
-    check(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch");
-  }
-
- private:
-  cudaGraph_t graph_;
-  cudaGraphExec_t exec_ = nullptr;
-};
-
 TEST(CudaGraphCapture, ReplaysWithNewVectorsAndValues) {
   KSPMV_SKIP_WITHOUT_GPU();
   const auto seed = fresh_seed();
@@ -93,19 +73,17 @@ TEST(CudaGraphCapture, ReplaysWithNewVectorsAndValues) {
              calls[2]->y_device.block(), stream.get());
   stream.synchronize();
 
-  check(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal), "begin capture");
-  for (const auto& call : calls) {
-    if (call->planned) {
-      plan.apply(call->mode, call->alpha, A.matrix(), call->x_device.const_block(), call->beta,
-                 call->y_device.block(), stream.get());
-    } else {
-      apply_without_plan(call->mode, call->alpha, A.matrix(), call->x_device.const_block(),
-                         call->beta, call->y_device.block(), stream.get());
+  const CapturedGraph graph(stream.get(), [&] {
+    for (const auto& call : calls) {
+      if (call->planned) {
+        plan.apply(call->mode, call->alpha, A.matrix(), call->x_device.const_block(), call->beta,
+                   call->y_device.block(), stream.get());
+      } else {
+        apply_without_plan(call->mode, call->alpha, A.matrix(), call->x_device.const_block(),
+                           call->beta, call->y_device.block(), stream.get());
+      }
     }
-  }
-  cudaGraph_t captured = nullptr;
-  check(cudaStreamEndCapture(stream.get(), &captured), "end capture");
-  const Graph graph(captured);
+  });
 
   for (int replay = 0; replay < 3; ++replay) {
     SCOPED_TRACE("replay " + std::to_string(replay));
@@ -120,7 +98,7 @@ TEST(CudaGraphCapture, ReplaysWithNewVectorsAndValues) {
       call->x_device.upload(call->x);
       call->y_device.upload(call->y);
     }
-    graph.launch(stream.get());
+    graph.launch();
     stream.synchronize();
     for (const auto& call : calls) {
       SCOPED_TRACE(std::string(call->planned ? "planned" : "without a plan") + ", mode " +
