@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "captured_graph.hpp"
 #include "cuda_status.hpp"
 #include "cusparse_spmv.hpp"
 #include "device_csr.hpp"
@@ -21,6 +20,7 @@
 #include "kspmv/bench/run_suite.hpp"
 #include "kspmv/cuda/plan.hpp"
 #include "kspmv/cuda/without_plan.hpp"
+#include "kspmv/cuda_graph/captured_graph.hpp"
 
 namespace kspmv::bench {
 namespace {
@@ -54,7 +54,7 @@ struct DeviceState {
   DeviceVector<Scalar> x;
   DeviceVector<Scalar> y;
   std::vector<std::unique_ptr<cuda::Plan<Scalar, Ordinal, Offset>>> plans;
-  std::unique_ptr<CapturedGraph> graph;
+  std::unique_ptr<cuda_graph::CapturedGraph> graph;
   std::vector<std::unique_ptr<CusparseSpmv<Scalar>>> cusparse;
 };
 
@@ -120,7 +120,7 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     impl.call = [state, plan, xb, yb, mode, beta, stream] {
       if (!state->graph) {
         plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);  // its setup
-        state->graph = std::make_unique<CapturedGraph>(stream, [&] {
+        state->graph = std::make_unique<cuda_graph::CapturedGraph>(stream, [&] {
           for (int i = 0; i < kGraphCalls; ++i)
             plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
         });

@@ -15,6 +15,7 @@
 
 #include "kspmv/cuda/plan.hpp"
 #include "kspmv/cuda/without_plan.hpp"
+#include "kspmv/cuda_graph/captured_graph.hpp"
 #include "kspmv/reference/spmv_reference.hpp"
 #include "random_csr.hpp"
 
@@ -237,31 +238,7 @@ std::string check_apply(Plan<Scalar, Ordinal, Offset>& plan,
   return check_call(through_plan, A, host, mode, alpha, beta, vectors, x_layout, y_layout, rng);
 }
 
-// What `enqueue` puts on `stream`, captured into a CUDA graph (global mode: any call that is not
-// allowed during capture, from any thread, fails it) and instantiated.
-class CapturedGraph {
- public:
-  template <class Enqueue>
-  CapturedGraph(cudaStream_t stream, Enqueue&& enqueue) : stream_(stream) {
-    check(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal), "begin capture");
-    enqueue();
-    check(cudaStreamEndCapture(stream, &graph_), "end capture");
-    check(cudaGraphInstantiate(&exec_, graph_, 0), "cudaGraphInstantiate");
-  }
-  ~CapturedGraph() {
-    cudaGraphExecDestroy(exec_);
-    cudaGraphDestroy(graph_);
-  }
-  CapturedGraph(const CapturedGraph&) = delete;
-  CapturedGraph& operator=(const CapturedGraph&) = delete;
-
-  void launch() const { check(cudaGraphLaunch(exec_, stream_), "cudaGraphLaunch"); }
-
- private:
-  cudaStream_t stream_;
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t exec_ = nullptr;
-};
+using cuda_graph::CapturedGraph;
 
 // Captures what `enqueue` puts on `stream`, replays it once and waits.
 template <class Enqueue>
