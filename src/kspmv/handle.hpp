@@ -42,7 +42,9 @@ class Handle {
   // A's values may change between any two calls by default. Declaring them constant lets a
   // backend keep derived copies: on Kokkos::Cuda, transposed calls then read a transposed copy of
   // the values (op(A) at the cost of A) instead of gathering A's in place. After changing the
-  // values of a handle declared constant, call values_changed() before the next call.
+  // values of a handle declared constant, call values_changed() before the next call. The copy is
+  // allocated on the first transposed call after the declaration: make that call before capturing
+  // calls into a CUDA graph.
   void set_values_constant(bool constant) { state_.set_values_constant(constant); }
   void values_changed() { state_.values_changed(); }
 
