@@ -116,6 +116,7 @@ __device__ inline void stream_rows(const Args& args, std::int64_t first_row, std
   // faster here, under the 32-register cap (perf_tests/NOTES.md).
   for (int k = threadIdx.x; k <= rows; k += kBlockThreads) {
     s_row_begins[k] = static_cast<int>(args.row_begin(first_row + k) - begin);
+    if (k < rows) args.prefetch_y(first_row + k);
   }
   stage_rows<kBlockThreads, Shape::kLoadBatch, 0>(
       args, first_row, 0, begin, static_cast<int>(end - begin), nullptr, s_products);

@@ -101,6 +101,12 @@ __device__ inline void store_streaming(T* pointer, T value) {
   }
 }
 
+// Asks L2 for the line holding `pointer` without waiting for it or holding a register.
+template <class T>
+__device__ inline void prefetch_to_l2(const T* pointer) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(pointer));
+}
+
 // Load that bypasses L1: sees what other blocks wrote (after their __threadfence) in this launch.
 template <class T>
 __device__ inline T load_coherent(const T* pointer) {

@@ -54,6 +54,12 @@ struct SpmvArguments {
   }
   __device__ T product(std::int64_t entry) const { return times_x(value(entry), column(entry)); }
 
+  // Where beta != 0, store() reads y(row) after the row's products: a block would end on a DRAM
+  // round trip. Kernels that know their rows early ask for y(row) then (perf_tests/NOTES.md).
+  __device__ void prefetch_y(std::int64_t row) const {
+    if (!beta_is_zero) prefetch_to_l2(y + row * y_stride);
+  }
+
   // y(row) = alpha * row_sum + beta * y(row)
   __device__ void store(std::int64_t row, T row_sum) const {
     T* target = y + row * y_stride;

@@ -2,16 +2,18 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "transpose.hpp"
+#include "vector_kernel.cuh"
 
 namespace kspmv::cuda::detail {
 namespace {
 
 constexpr int kThreads = 256;
 
-std::int64_t blocks_for(std::int64_t items) {
-  return (items + kThreads - 1) / kThreads;
+unsigned blocks_for(std::int64_t items) {
+  return static_cast<unsigned>((items + kThreads - 1) / kThreads);
 }
 
 template <class Offset>
@@ -20,44 +22,41 @@ __global__ void iota_kernel(Offset* out, std::int64_t length) {
   if (i < length) out[i] = static_cast<Offset>(i);
 }
 
-// row_map_t[c] = first position of column c among the sorted columns.
+// row_map_t[c] = the first position whose sorted column is c or more: each position that starts a
+// run of columns fills in the starts of the columns from the previous run's column on (so empty
+// columns too), in one coalesced pass.
 template <class Ordinal, class Offset>
 __global__ void column_starts_kernel(const Ordinal* sorted_columns, std::int64_t num_entries,
                                      std::int64_t num_cols, Offset* row_map_t) {
-  const std::int64_t column = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  if (column > num_cols) return;
-  std::int64_t low = 0;
-  std::int64_t high = num_entries;
-  while (low < high) {
-    const std::int64_t middle = low + (high - low) / 2;
-    if (static_cast<std::int64_t>(sorted_columns[middle]) < column) {
-      low = middle + 1;
-    } else {
-      high = middle;
-    }
+  const std::int64_t p = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (p > num_entries) return;
+  const std::int64_t previous = p == 0 ? -1 : static_cast<std::int64_t>(sorted_columns[p - 1]);
+  const std::int64_t current =
+      p == num_entries ? num_cols : static_cast<std::int64_t>(sorted_columns[p]);
+  for (std::int64_t column = previous + 1; column <= current; ++column) {
+    row_map_t[column] = static_cast<Offset>(p);
   }
-  row_map_t[column] = static_cast<Offset>(low);
 }
 
-// entries_t[p] = the row of A holding entry source_entry[p].
+// row_of_entry[k] = the row of A holding entry k, written by a group of `lanes` threads per row.
 template <class Ordinal, class Offset>
-__global__ void source_rows_kernel(const Offset* row_map, std::int64_t num_rows,
-                                   const Offset* source_entry, std::int64_t num_entries,
-                                   Ordinal* entries_t) {
-  const std::int64_t p = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  if (p >= num_entries) return;
-  const auto entry = static_cast<std::int64_t>(source_entry[p]);
-  std::int64_t low = 0;
-  std::int64_t high = num_rows - 1;
-  while (low < high) {  // last row starting at or before entry
-    const std::int64_t middle = low + (high - low + 1) / 2;
-    if (static_cast<std::int64_t>(row_map[middle]) <= entry) {
-      low = middle;
-    } else {
-      high = middle - 1;
-    }
+__global__ void row_of_entry_kernel(const Offset* row_map, std::int64_t num_rows, int lanes,
+                                    Ordinal* row_of_entry) {
+  const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  const std::int64_t row = thread / lanes;
+  if (row >= num_rows) return;
+  const auto end = static_cast<std::int64_t>(row_map[row + 1]);
+  for (auto entry = static_cast<std::int64_t>(row_map[row]) + thread % lanes; entry < end;
+       entry += lanes) {
+    row_of_entry[entry] = static_cast<Ordinal>(row);
   }
-  entries_t[p] = static_cast<Ordinal>(low);
+}
+
+template <class Ordinal, class Offset>
+__global__ void source_rows_kernel(const Ordinal* row_of_entry, const Offset* source_entry,
+                                   std::int64_t num_entries, Ordinal* entries_t) {
+  const std::int64_t p = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (p < num_entries) entries_t[p] = row_of_entry[source_entry[p]];
 }
 
 int significant_bits(std::int64_t value) {
@@ -68,42 +67,58 @@ int significant_bits(std::int64_t value) {
 
 }  // namespace
 
+// A stable radix sort of A's entry positions by column (A's entries are in row order, so each
+// column's rows stay increasing and the structure is the same on every run), then one pass for
+// the column starts and one gather for the rows. Measured on an H100 (perf_tests/NOTES.md): the
+// sort is most of the time (3.0 ms for the 110M entries of the 27-point stencil, 0.95 ms for 32M
+// random columns); a counting sort was slower (integer atomics scattered over the slots: 4.7-5.0 ms
+// to place the entries), as was a binary search per entry for its row.
 template <class Ordinal, class Offset>
 TransposedStructure<Ordinal, Offset> transpose_structure(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_cols,
     std::int64_t num_entries, cudaStream_t stream) {
   const auto n = static_cast<std::size_t>(num_entries);
-  TransposedStructure<Ordinal, Offset> t{
-      DeviceBuffer<Offset>(static_cast<std::size_t>(num_cols) + 1), DeviceBuffer<Ordinal>(n),
-      DeviceBuffer<Offset>(n)};
-  if (num_entries > 0) {
-    DeviceBuffer<Ordinal> sorted_columns(n);
-    DeviceBuffer<Offset> positions(n);
-    iota_kernel<<<blocks_for(num_entries), kThreads, 0, stream>>>(positions.data(), num_entries);
-    KSPMV_CUDA_CHECK(cudaGetLastError());
-    // A's entries are in row order, so a stable sort by column leaves each column's rows
-    // increasing.
-    const int end_bit = significant_bits(num_cols);
-    std::size_t scratch_bytes = 0;
-    KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        nullptr, scratch_bytes, entries, sorted_columns.data(), positions.data(),
-        t.source_entry.data(), num_entries, 0, end_bit, stream));
-    DeviceBuffer<unsigned char> scratch(scratch_bytes);
-    KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        scratch.data(), scratch_bytes, entries, sorted_columns.data(), positions.data(),
-        t.source_entry.data(), num_entries, 0, end_bit, stream));
-    source_rows_kernel<<<blocks_for(num_entries), kThreads, 0, stream>>>(
-        row_map, num_rows, t.source_entry.data(), num_entries, t.entries.data());
-    KSPMV_CUDA_CHECK(cudaGetLastError());
-    column_starts_kernel<<<blocks_for(num_cols + 1), kThreads, 0, stream>>>(
-        sorted_columns.data(), num_entries, num_cols, t.row_map.data());
-    KSPMV_CUDA_CHECK(cudaGetLastError());
-    // The temporaries are freed on return: wait until the device is done with them.
-    KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
-  } else {
-    KSPMV_CUDA_CHECK(
-        cudaMemsetAsync(t.row_map.data(), 0, t.row_map.size() * sizeof(Offset), stream));
+  const auto row_map_length = static_cast<std::size_t>(num_cols) + 1;
+  TransposedStructure<Ordinal, Offset> t{DeviceBuffer<Offset>(row_map_length),
+                                         DeviceBuffer<Ordinal>(n), DeviceBuffer<Offset>(n)};
+  if (num_entries == 0) {
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(t.row_map.data(), 0, row_map_length * sizeof(Offset), stream));
+    return t;
   }
+  // The sort ping-pongs between t's arrays and two temporaries (each cudaFree of a large array
+  // costs about a millisecond per GB); which holds the result is swapped into t afterwards.
+  DeviceBuffer<Ordinal> other_columns(n);
+  DeviceBuffer<Offset> other_positions(n);
+  KSPMV_CUDA_CHECK(cudaMemcpyAsync(t.entries.data(), entries, n * sizeof(Ordinal),
+                                   cudaMemcpyDeviceToDevice, stream));
+  iota_kernel<<<blocks_for(num_entries), kThreads, 0, stream>>>(t.source_entry.data(), num_entries);
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  cub::DoubleBuffer<Ordinal> columns(t.entries.data(), other_columns.data());
+  cub::DoubleBuffer<Offset> positions(t.source_entry.data(), other_positions.data());
+  const int end_bit = significant_bits(num_cols);
+  std::size_t scratch_bytes = 0;
+  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, scratch_bytes, columns, positions,
+                                                   num_entries, 0, end_bit, stream));
+  DeviceBuffer<unsigned char> scratch(scratch_bytes);
+  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch.data(), scratch_bytes, columns,
+                                                   positions, num_entries, 0, end_bit, stream));
+  if (positions.Current() != t.source_entry.data()) std::swap(t.source_entry, other_positions);
+  // The sorted columns (wherever they ended up) give the row map; then the array that does not
+  // hold them takes each entry's row, and the sorted columns are overwritten by the rows of A^T.
+  column_starts_kernel<<<blocks_for(num_entries + 1), kThreads, 0, stream>>>(
+      columns.Current(), num_entries, num_cols, t.row_map.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  if (columns.Current() != t.entries.data()) std::swap(t.entries, other_columns);
+  const int lanes =
+      vector_lanes_for(static_cast<double>(num_entries) / static_cast<double>(num_rows));
+  row_of_entry_kernel<<<blocks_for(num_rows * lanes), kThreads, 0, stream>>>(
+      row_map, num_rows, lanes, other_columns.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  source_rows_kernel<<<blocks_for(num_entries), kThreads, 0, stream>>>(
+      other_columns.data(), t.source_entry.data(), num_entries, t.entries.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  // The temporaries are freed on return: wait until the device is done with them.
+  KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
   return t;
 }
 

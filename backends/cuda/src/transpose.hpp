@@ -18,7 +18,7 @@ struct TransposedStructure {
   DeviceBuffer<Offset> source_entry;  // the position in A's arrays each entry of A^T came from
 };
 
-// Entries of each row of A^T are in increasing column order (a stable sort by A's column).
+// Entries of each row of A^T are in increasing row order (a stable sort by A's column).
 template <class Ordinal, class Offset>
 TransposedStructure<Ordinal, Offset> transpose_structure(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_cols,

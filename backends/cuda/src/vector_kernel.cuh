@@ -17,6 +17,7 @@ __global__ void vector_spmv_kernel(Args args) {
   T sum{};
   // Rows past the end still take part in the shuffles below, which need the whole warp.
   if (row < args.num_rows) {
+    if (lane == 0) args.prefetch_y(row);
     const std::int64_t end = args.row_begin(row + 1);
     for (std::int64_t entry = args.row_begin(row) + lane; entry < end; entry += Lanes) {
       sum += args.product(entry);
