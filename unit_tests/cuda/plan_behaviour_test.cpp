@@ -7,6 +7,7 @@
 #include <cstring>
 #include <optional>
 #include <random>
+#include <string>
 
 #include "device_harness.hpp"
 #include "kspmv/errors.hpp"
@@ -42,14 +43,15 @@ Csr skewed_matrix(std::mt19937_64& rng) {
   return B;
 }
 
-// `call(y)` 100 times on a zeroed y (of A's row count): every result must equal the first bit for
-// bit.
+// `call(y)` 100 times on a zeroed y (A's row count by `vectors`): every result must equal the first
+// bit for bit.
 template <class Call>
-void expect_hundred_identical_calls(const Csr& host, Call&& call) {
-  const Block<double> y0{host.num_rows, 1, std::vector<double>(host.num_rows, 0.0)};
+void expect_hundred_identical_calls(const Csr& host, std::int64_t vectors, Layout layout,
+                                    Call&& call) {
+  const Block<double> y0{host.num_rows, vectors, std::vector<double>(host.num_rows * vectors, 0.0)};
   std::vector<double> first;
   for (int i = 0; i < 100; ++i) {
-    const DeviceBlock<double> y(y0, kContiguous);
+    const DeviceBlock<double> y(y0, layout);
     call(y.block());
     bool outside_untouched = false;
     const auto got = y.download(outside_untouched).data;
@@ -81,24 +83,29 @@ class SkewedRows : public ::testing::Test {
 using CudaPlanOnSkewedRows = SkewedRows;
 using CudaWithoutPlan = SkewedRows;
 
+// One vector, and three in LayoutRight (the kernel that multiplies a group of vectors at once).
 TEST_F(CudaPlanOnSkewedRows, HundredCallsAreBitwiseIdentical) {
-  const auto x = random_block<double>(host.num_cols, 1, rng);
-  const DeviceBlock<double> x_device(x, kContiguous);
   Stream stream;
-  for (const Algorithm algorithm : kAlgorithms) {
-    for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
-      SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode));
-      Plan<double, std::int32_t, std::int32_t> plan(A().matrix(), algorithm, stream.get());
-      expect_hundred_identical_calls(host, [&](const DenseBlock<double>& y) {
-        plan.apply(mode, 1.5, A().matrix(), x_device.const_block(), 0.0, y, stream.get());
-      });
+  for (const std::int64_t vectors : {1, 3}) {
+    const Layout layout{vectors > 1, 0, 0};
+    const auto x = random_block<double>(host.num_cols, vectors, rng);
+    const DeviceBlock<double> x_device(x, layout);
+    for (const Algorithm algorithm : kAlgorithms) {
+      for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+        SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode) + ", " +
+                     std::to_string(vectors) + " vectors");
+        Plan<double, std::int32_t, std::int32_t> plan(A().matrix(), algorithm, stream.get());
+        expect_hundred_identical_calls(host, vectors, layout, [&](const DenseBlock<double>& y) {
+          plan.apply(mode, 1.5, A().matrix(), x_device.const_block(), 0.0, y, stream.get());
+        });
+      }
     }
+    SCOPED_TRACE("without a plan");
+    expect_hundred_identical_calls(host, vectors, layout, [&](const DenseBlock<double>& y) {
+      apply_without_plan(Mode::NoTranspose, 1.5, A().matrix(), x_device.const_block(), 0.0, y,
+                         stream.get());
+    });
   }
-  SCOPED_TRACE("without a plan");
-  expect_hundred_identical_calls(host, [&](const DenseBlock<double>& y) {
-    apply_without_plan(Mode::NoTranspose, 1.5, A().matrix(), x_device.const_block(), 0.0, y,
-                       stream.get());
-  });
 }
 
 TEST_F(CudaPlanOnSkewedRows, ReusedAcrossCallsWithOtherVectorsAndValues) {

@@ -9,6 +9,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "device_harness.hpp"
 
@@ -207,6 +208,31 @@ TYPED_TEST(CudaPlanTest, RankTwoStridedBlocks) {
   for (const Mode mode : {Mode::NoTranspose, Mode::ConjugateTranspose}) {
     this->expect_all_algorithms(A, mode, 3, left_padded, right_padded);
     this->expect_all_algorithms(A, mode, 2, right_padded, left_padded);
+  }
+}
+
+// Groups of vectors: one (the single-vector kernels), two and three (one partial group), 8, and 17
+// and 33 (past one group, with a vector left over or a partial group), in LayoutLeft and
+// LayoutRight, contiguous and padded, x and y in different layouts too, in every mode.
+TYPED_TEST(CudaPlanTest, RankTwoInGroupsOfVectors) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  const auto A = this->random_matrix(300, 257, RowShape{0, 40});
+  const Layout left{false, 0, 0};
+  const Layout right{true, 0, 0};
+  const Layout left_padded{false, 5, 1};
+  const Layout right_padded{true, 3, 2};
+  const std::pair<Layout, Layout> layouts[] = {
+      {left, left}, {right, right}, {left_padded, right_padded}, {right_padded, left}};
+  for (const std::int64_t vectors : {1, 2, 3, 8, 17, 33}) {
+    for (const auto& [x_layout, y_layout] : layouts) {
+      SCOPED_TRACE(std::to_string(vectors) + " vectors, x " +
+                   (x_layout.right ? "LayoutRight" : "LayoutLeft") + ", y " +
+                   (y_layout.right ? "LayoutRight" : "LayoutLeft"));
+      for (const Mode mode : kModes) {
+        this->expect_all_algorithms(A, mode, vectors, x_layout, y_layout);
+      }
+    }
   }
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // What every call of the raw-pointer API does around its kernels, planned or not: check op(A)'s
-// shape against x and y, finish the calls that need no product, and run one launch per vector.
+// shape against x and y, finish the calls that need no product, and launch the kernels for each
+// group of vectors.
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -77,31 +79,58 @@ bool product_needed(const CsrMatrix<Scalar, Ordinal, Offset>& A, Scalar alpha,
   return false;
 }
 
-// `launch(args)` once per vector of x and y, args describing the CSR arrays given (A's own, or
-// A^T's structure with A's values gathered through value_positions) and that vector.
+// The most vectors one launch multiplies: 64 bytes of partial sums per thread (8 doubles, 16
+// floats, 4 complex doubles) keep the group kernel's registers near Vector's.
+template <class T>
+constexpr int max_vectors_per_launch() {
+  return sizeof(T) >= 16 ? 4 : sizeof(T) == 8 ? 8 : 16;
+}
+
+// Calls launch(args) for the vectors [first, first + count) of x and y: with SpmvArguments when
+// count is 1, else with VectorGroupArguments<Width> for the smallest Width that holds them.
+template <int Width, class Single, class Launch>
+void launch_group(const Single& single, std::int64_t x_col_stride, std::int64_t y_col_stride,
+                  int count, Launch&& launch) {
+  if constexpr (Width > 1) {
+    if (count <= Width / 2) {
+      launch_group<Width / 2>(single, x_col_stride, y_col_stride, count, launch);
+      return;
+    }
+    launch(VectorGroupArguments<Width, Single>{single, x_col_stride, y_col_stride, count});
+  } else {
+    launch(single);
+  }
+}
+
+// `launch(args)` for every vector of x and y, in groups that read A once each (the last vector
+// alone when one is left over), args describing the CSR arrays given (A's own, or A^T's structure
+// with A's values gathered through value_positions).
 template <bool GatheredValues, class Scalar, class Ordinal, class Offset, class Launch>
 void launch_per_vector(std::int64_t num_rows, const Offset* row_map, const Ordinal* entries,
                        const Scalar* values, const Offset* value_positions, Mode mode, Scalar alpha,
                        const DenseBlock<const Scalar>& x, Scalar beta, const DenseBlock<Scalar>& y,
                        Launch&& launch) {
   using T = device_t<Scalar>;
-  for (std::int64_t j = 0; j < y.num_vectors; ++j) {
-    const SpmvArguments<T, Ordinal, Offset, GatheredValues> args{
+  constexpr int kMaxWidth = max_vectors_per_launch<T>();
+  for (std::int64_t first = 0; first < y.num_vectors;) {
+    const auto count = static_cast<int>(std::min<std::int64_t>(kMaxWidth, y.num_vectors - first));
+    const SpmvArguments<T, Ordinal, Offset, GatheredValues> single{
         num_rows,
         row_map,
         entries,
         to_device(values),
-        to_device(x.data) + j * x.col_stride,
+        to_device(x.data) + first * x.col_stride,
         x.row_stride,
-        to_device(y.data) + j * y.col_stride,
+        to_device(y.data) + first * y.col_stride,
         y.row_stride,
         to_device(alpha),
         to_device(beta),
         beta == Scalar(0),
         is_conjugated(mode),
         value_positions};
-    launch(args);
+    launch_group<kMaxWidth>(single, x.col_stride, y.col_stride, count, launch);
     KSPMV_CUDA_CHECK(cudaGetLastError());
+    first += count;
   }
 }
 

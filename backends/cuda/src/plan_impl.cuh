@@ -23,6 +23,7 @@
 #include "row_statistics.cuh"
 #include "scalar_kernel.cuh"
 #include "transpose.hpp"
+#include "vector_group_kernel.cuh"
 #include "vector_kernel.cuh"
 
 namespace kspmv::cuda {
@@ -166,9 +167,23 @@ struct PlanState {
     }
   }
 
-  // One launch of the chosen kernel over the rows `args` describes (A's, or A^T's).
+  // One launch of the chosen kernel over the rows `args` describes (A's, or A^T's). A group of
+  // vectors runs the one kernel that reads A once for all of them, with the chosen algorithm's
+  // lanes per row (one for Scalar, Vector's own, else as Vector would choose).
   template <class Args>
   void launch(const Args& args, cudaStream_t stream) const {
+    if constexpr (Args::kVectors > 1) {
+      const int lanes = chosen == Algorithm::Scalar   ? 1
+                        : chosen == Algorithm::Vector ? vector_lanes
+                                                      : vector_lanes_for(mean_row_length());
+      launch_vector_group(args, lanes, stream);
+    } else {
+      launch_single(args, stream);
+    }
+  }
+
+  template <class Args>
+  void launch_single(const Args& args, cudaStream_t stream) const {
     switch (chosen) {
       case Algorithm::Scalar: {
         const int threads = policy.scalar_block_threads;

@@ -1,7 +1,8 @@
 #pragma once
-// What every SpMV kernel receives: one CSR matrix, one input and one output vector (a rank-2 call
-// is one launch per vector), the scalars, and the conjugation flag. Kernels take it as a template
-// parameter `Args` and read its types from it.
+// What every SpMV kernel receives: one CSR matrix, one input and one output vector, the scalars,
+// and the conjugation flag; VectorGroupArguments adds the columns of a group of vectors that one
+// launch multiplies at once. Kernels take them as a template parameter `Args` and read its types
+// from it.
 
 #include <cstdint>
 
@@ -18,6 +19,7 @@ struct SpmvArguments {
   using ordinal_type = Ordinal;
   using offset_type = Offset;
   static constexpr bool gathered_values = GatheredValues;
+  static constexpr int kVectors = 1;  // vectors per launch
 
   std::int64_t num_rows;
   const Offset* row_map;
@@ -64,6 +66,31 @@ struct SpmvArguments {
   __device__ void store(std::int64_t row, T row_sum) const {
     T* target = y + row * y_stride;
     store_streaming(target, beta_is_zero ? alpha * row_sum : alpha * row_sum + beta * *target);
+  }
+};
+
+// Up to Width vectors of a rank-2 call (num_vectors of them: the last group of a call may be
+// partial): vector w of x and y starts col_stride elements after vector w-1; x and y of the base
+// are vector 0.
+template <int Width, class Single>
+struct VectorGroupArguments : Single {
+  using T = typename Single::value_type;
+  static constexpr int kVectors = Width;
+
+  std::int64_t x_col_stride;
+  std::int64_t y_col_stride;
+  int num_vectors;
+
+  __device__ T x_at(typename Single::ordinal_type column, int vector) const {
+    return load_readonly(this->x + static_cast<std::int64_t>(column) * this->x_stride +
+                         vector * x_col_stride);
+  }
+
+  // y(row, vector) = alpha * row_sum + beta * y(row, vector)
+  __device__ void store(std::int64_t row, int vector, T row_sum) const {
+    T* target = this->y + row * this->y_stride + vector * y_col_stride;
+    store_streaming(target, this->beta_is_zero ? this->alpha * row_sum
+                                               : this->alpha * row_sum + this->beta * *target);
   }
 };
 

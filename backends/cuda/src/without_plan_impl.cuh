@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 
 #include "call_operands.cuh"
 #include "kspmv/algorithm.hpp"
@@ -16,6 +17,8 @@
 #include "plan_cache.hpp"
 #include "plan_impl.cuh"
 #include "row_blocks_kernel.cuh"
+#include "vector_group_kernel.cuh"
+#include "vector_kernel.cuh"
 
 namespace kspmv::cuda {
 
@@ -59,8 +62,15 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<Scalar, Ordinal
   detail::launch_per_vector<false>(
       rows, A.row_map, A.entries, A.values, static_cast<const Offset*>(nullptr), mode, alpha, x,
       beta, y, [&](const auto& args) {
-        detail::row_blocks_spmv_kernel<Shape>
-            <<<blocks, Shape::kBlockThreads, 0, stream>>>(args, rows_per_block);
+        if constexpr (std::decay_t<decltype(args)>::kVectors > 1) {
+          detail::launch_vector_group(args,
+                                      detail::vector_lanes_for(static_cast<double>(A.num_entries) /
+                                                               static_cast<double>(rows)),
+                                      stream);
+        } else {
+          detail::row_blocks_spmv_kernel<Shape>
+              <<<blocks, Shape::kBlockThreads, 0, stream>>>(args, rows_per_block);
+        }
       });
 }
 
