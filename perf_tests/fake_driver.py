@@ -150,7 +150,7 @@ def record_entries(key, family, args, noise, reference_noise):
     counters = {name: float(value) for name, value in shape.items()}
     counters.update(compulsory_bytes=float(compulsory),
                     calls_per_batch=float(max(1, round(0.002 / seconds))),
-                    relative_error=1.2e-16, beta=0.0, handle=1.0)
+                    relative_error=1.2e-16, beta=0.0, handle=1.0, layout_right=0.0)
     if has_setup:
         counters["setup_seconds"] = 3 * seconds
     # Like the harness, every record but the reference's own is timed batch by batch beside the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reads and checks what kspmv_perf and kspmv_cuda_bench write: Google Benchmark's JSON with the
-suite's own context keys (kspmv_schema "kspmv-bench/3", documented in README.md).
+suite's own context keys (kspmv_schema "kspmv-bench/4", documented in README.md).
 
 load_run(path) turns a file into one run: the context, the copy-bandwidth ceiling and one record
 per matrix/backend/algorithm/precision with the derived figures (median time per call over the
@@ -18,7 +18,7 @@ import re
 import statistics
 import sys
 
-SCHEMA = "kspmv-bench/3"
+SCHEMA = "kspmv-bench/4"
 COPY_BANDWIDTH = "copy_bandwidth"
 PRECISIONS = ("fp64", "fp32")
 KSPMV_BACKEND = "kspmv"  # every other backend is a baseline
@@ -28,7 +28,7 @@ KSPMV_BACKEND = "kspmv"  # every other backend is a baseline
 CONTEXT_KEYS = ("kspmv_schema", "suite", "harness", "execution_space", "device_name",
                 "concurrency", "last_level_cache_bytes", "compiler", "kokkos_version",
                 "git_commit", "scale", "alpha", "plant_slowdown", "command_line", "started_utc")
-OPERATION = re.compile(r"[NTCH](_beta1|_beta)?(_nohandle)?")
+OPERATION = re.compile(r"[NTCH](_k[0-9]+_(left|right))?(_beta1|_beta)?(_nohandle)?")
 SHAPE_COUNTERS = ("rows", "cols", "nnz", "vectors", "transposed", "scalar_bytes", "ordinal_bytes",
                   "offset_bytes", "compulsory_bytes")
 SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -38,7 +38,8 @@ SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 REGISTRATION_SUFFIX = re.compile(
     r"(/(iterations|repeats|threads|min_time|min_warmup_time):[^/]*|/(real|manual|process)_time)+$")
 
-CSV_COLUMNS = ("matrix", "backend", "algorithm", "chosen_algorithm", "precision", "operation", "rows", "cols",
+CSV_COLUMNS = ("matrix", "backend", "algorithm", "chosen_algorithm", "precision", "operation", "vectors",
+               "layout", "rows", "cols",
                "nnz", "setup_seconds", "seconds_per_call", "gb_per_s", "gflop_per_s",
                "arithmetic_intensity", "roofline_fraction", "cache_resident", "relative_error",
                "speedup_vs")
@@ -63,7 +64,7 @@ def split_key(key, where="name"):
         raise SchemaError(f"{where}: precision {parts[3]!r} is not one of {PRECISIONS}")
     if not OPERATION.fullmatch(parts[4]):
         raise SchemaError(f"{where}: operation {parts[4]!r} is not a mode N, T, C or H with "
-                          f"optional _beta1/_beta and _nohandle")
+                          f"optional _k<vectors>_left/_right, _beta1/_beta and _nohandle")
     return tuple(parts)
 
 
@@ -204,11 +205,26 @@ def _label(entry, where):
 
 def _shape(where, entry):
     shape = {name: _numeric(entry, name, where, integer=True) for name in SHAPE_COUNTERS}
+    if shape["vectors"] < 1:
+        raise SchemaError(f"{where}.vectors: {shape['vectors']} is not at least 1")
+    layout_right = _numeric(entry, "layout_right", where, integer=True)
+    if layout_right not in (0, 1):
+        raise SchemaError(f"{where}.layout_right: {layout_right} is not 0 or 1")
+    shape["layout"] = "right" if layout_right else "left"
     beta = _numeric(entry, "beta", where)
     if shape["compulsory_bytes"] != compulsory_bytes(shape, beta):
         raise SchemaError(f"{where}.compulsory_bytes: {shape['compulsory_bytes']} is not the "
                           f"byte model's {compulsory_bytes(shape, beta)}")
     return shape
+
+
+def _check_vectors(operation, shape, where):
+    """The operation's name and the counters must tell the same vectors and layout."""
+    match = re.search(r"_k([0-9]+)_(left|right)", operation)
+    named = (int(match.group(1)), match.group(2)) if match else (1, "left")
+    if (shape["vectors"], shape["layout"]) != named:
+        raise SchemaError(f"{where}: operation {operation!r} but vectors={shape['vectors']}, "
+                          f"layout {shape['layout']}")
 
 
 def _record(key, repetitions, ceiling, last_level_cache_bytes):
@@ -223,6 +239,7 @@ def _record(key, repetitions, ceiling, last_level_cache_bytes):
             errors.append(message)  # a wrong result, or any other failure that is not a skip
             continue
         measured_shape = _shape(where, entry)
+        _check_vectors(operation, measured_shape, where)
         if details and measured_shape != shape:
             raise SchemaError(f"{where}: the matrix shape differs between repetitions of {key}")
         label = _label(entry, where)
@@ -255,6 +272,7 @@ def _record(key, repetitions, ceiling, last_level_cache_bytes):
         "precision": precision, "operation": operation, "mode": operation[0],
         "beta": details["beta"], "handle": details["handle"], "reference": details["reference"],
         **{name: shape[name] for name in SHAPE_COUNTERS if name != "compulsory_bytes"},
+        "layout": shape.get("layout"),
         "setup_seconds": details["setup_seconds"],
         "seconds_per_call": seconds,
         "repetition_seconds_per_call": times,

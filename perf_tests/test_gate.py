@@ -536,7 +536,7 @@ class PerfJsonTest(unittest.TestCase):
             with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
                 self.assertEqual(perf_json.main(["perf_json.py", good]), 0)
                 self.assertEqual(perf_json.main(["perf_json.py", good, bad]), 1)
-            self.assertIn("valid kspmv-bench/3, 18 records", output.getvalue())
+            self.assertIn("valid kspmv-bench/4, 18 records", output.getvalue())
             self.assertIn("invalid: ", output.getvalue())
         print("perf_json: load_run prefixes the path; `perf_json.py FILE` exits 0 valid, 1 invalid")
 

@@ -1,7 +1,8 @@
 // kspmv_cuda_bench: the CUDA backend's algorithms (kspmv::cuda::Plan and apply_without_plan, no
-// Kokkos) against cuSPARSE CSR ALG1 and ALG2, on the suite's matrices, with the device's measured
-// copy bandwidth as the roofline; and Auto's calls replayed from a CUDA graph, the launch-latency
-// floor. The same harness and suites as kspmv_perf; see perf_tests/README.md.
+// Kokkos) against cuSPARSE's CSR SpMV (ALG1, ALG2) and, for several vectors, SpMM (ALG1-ALG3), on
+// the suite's matrices, with the device's measured copy bandwidth as the roofline; and Auto's calls
+// replayed from a CUDA graph, the launch-latency floor. The same harness and suites as kspmv_perf;
+// see perf_tests/README.md.
 
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
@@ -13,7 +14,7 @@
 #include <vector>
 
 #include "cuda_status.hpp"
-#include "cusparse_spmv.hpp"
+#include "cusparse_product.hpp"
 #include "device_csr.hpp"
 #include "event_clock.hpp"
 #include "kspmv/bench/host_info.hpp"
@@ -25,10 +26,11 @@
 namespace kspmv::bench {
 namespace {
 
-// Through a reused plan (the raw API's handle): every algorithm; without one, apply_without_plan
-// (see make_workload).
+// Through a reused plan (the raw API's handle): every algorithm for one vector, Auto for several;
+// without one, apply_without_plan (see make_workload).
 std::vector<Algorithm> planned_algorithms(const Operation& operation) {
   if (!operation.handle) return {};
+  if (operation.vectors > 1) return {Algorithm::Auto};
   return {Algorithm::Auto, Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive,
           Algorithm::MergePath};
 }
@@ -37,36 +39,44 @@ std::vector<Algorithm> planned_algorithms(const Operation& operation) {
 // (beta == 0): one graph launch instead of kGraphCalls kernel launches.
 constexpr int kGraphCalls = 10;
 bool has_graph_record(const Operation& operation) {
-  return operation.handle && operation.beta == 0.0;
+  return operation.handle && operation.beta == 0.0 && operation.vectors == 1;
 }
 const std::string kGraphAlgorithm = to_string(Algorithm::Auto) + "_graph";
 // Transposed operations: Auto with A's values declared constant (a transposed copy kept).
 const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_constant_values";
-constexpr std::pair<const char*, cusparseSpMVAlg_t> cusparse_algorithms[] = {
-    {"ALG1", CUSPARSE_SPMV_CSR_ALG1}, {"ALG2", CUSPARSE_SPMV_CSR_ALG2}};
 
 // Everything one matrix needs on the device; the workload's calls hold it.
 template <class Scalar>
 struct DeviceState {
-  DeviceState(const Csr<Scalar>& host, const std::vector<Scalar>& x_host, std::int64_t y_length)
-      : A(host), x(x_host), y(static_cast<std::size_t>(y_length)) {}
+  DeviceState(const Csr<Scalar>& host, const std::vector<Scalar>& x_stored, std::size_t y_size)
+      : A(host), x(x_stored), y(y_size) {}
   DeviceCsr<Scalar, Ordinal, Offset> A;
   DeviceVector<Scalar> x;
   DeviceVector<Scalar> y;
   std::vector<std::unique_ptr<cuda::Plan<Scalar, Ordinal, Offset>>> plans;
   std::unique_ptr<cuda_graph::CapturedGraph> graph;
-  std::vector<std::unique_ptr<CusparseSpmv<Scalar>>> cusparse;
+  std::vector<std::unique_ptr<CusparseProduct<Scalar>>> cusparse;
 };
+
+// n x k in the operation's layout, as the raw API describes it.
+template <class Scalar>
+cuda::DenseBlock<Scalar> dense_block(Scalar* data, std::int64_t n, const Operation& operation) {
+  const std::int64_t k = operation.vectors;
+  return operation.layout_right ? cuda::DenseBlock<Scalar>{data, n, k, k, 1}
+                                : cuda::DenseBlock<Scalar>{data, n, k, 1, n};
+}
 
 template <class Scalar>
 std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<Scalar>& host,
                                                 const std::vector<Scalar>& x,
                                                 const Operation& operation) {
-  const auto x_length = static_cast<std::int64_t>(x.size());
-  const auto y_length = operation.transposed() ? host.num_cols : host.num_rows;
-  auto state = std::make_shared<DeviceState<Scalar>>(host, x, y_length);
-  const cuda::DenseBlock<const Scalar> xb{state->x.data(), x_length, 1, 1, x_length};
-  const cuda::DenseBlock<Scalar> yb{state->y.data(), y_length, 1, 1, y_length};
+  const std::int64_t x_length = operation.transposed() ? host.num_rows : host.num_cols;
+  const std::int64_t y_length = operation.transposed() ? host.num_cols : host.num_rows;
+  auto state =
+      std::make_shared<DeviceState<Scalar>>(host, to_operation_layout(x, x_length, operation),
+                                            static_cast<std::size_t>(y_length * operation.vectors));
+  const auto xb = dense_block<const Scalar>(state->x.data(), x_length, operation);
+  const auto yb = dense_block<Scalar>(state->y.data(), y_length, operation);
   const Mode mode = operation.mode;
   const auto beta = static_cast<Scalar>(operation.beta);
   auto workload = std::make_unique<Workload<Scalar>>();
@@ -130,9 +140,10 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
     workload->implementations.push_back(std::move(impl));
   }
-  for (const auto& [name, algorithm] : cusparse_algorithms) {
-    state->cusparse.push_back(std::make_unique<CusparseSpmv<Scalar>>(
-        state->A, state->x.data(), state->y.data(), algorithm,
+  for (const std::string& name : cusparse_algorithm_names(operation.vectors)) {
+    state->cusparse.push_back(std::make_unique<CusparseProduct<Scalar>>(
+        state->A, state->x.data(), state->y.data(),
+        DenseShape{operation.vectors, operation.layout_right}, name,
         operation.transposed() ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE,
         beta, stream));
     auto* spmv = state->cusparse.back().get();
@@ -144,14 +155,15 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     impl.chosen_algorithm = [label = impl.algorithm] { return label; };
     workload->implementations.push_back(std::move(impl));
   }
-  workload->set_y = [state](const std::vector<Scalar>& values) {
-    check(cudaMemcpy(state->y.data(), values.data(), values.size() * sizeof(Scalar),
+  workload->set_y = [state, y_length, operation](const std::vector<Scalar>& by_column) {
+    const auto stored = to_operation_layout(by_column, y_length, operation);
+    check(cudaMemcpy(state->y.data(), stored.data(), stored.size() * sizeof(Scalar),
                      cudaMemcpyHostToDevice),
           "set y");
   };
-  workload->download_y = [state, stream] {
+  workload->download_y = [state, stream, y_length, operation] {
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-    return state->y.download();
+    return from_operation_layout(state->y.download(), y_length, operation);
   };
   return workload;
 }
@@ -189,8 +201,8 @@ class CudaDriver final : public Driver {
     if (operation.handle && operation.transposed())
       labels.push_back("kspmv/" + kConstantValuesAlgorithm);
     if (has_graph_record(operation)) labels.push_back("kspmv/" + kGraphAlgorithm);
-    for (const auto& entry : cusparse_algorithms)
-      labels.push_back(std::string("cuSPARSE/") + entry.first);
+    for (const std::string& name : cusparse_algorithm_names(operation.vectors))
+      labels.push_back("cuSPARSE/" + name);
     return labels;
   }
   BatchClock clock() const override {

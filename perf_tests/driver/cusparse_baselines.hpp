@@ -1,18 +1,19 @@
 #pragma once
-// cuSPARSE CSR ALG1 and ALG2 as baselines on Kokkos::Cuda, through the CUDA benchmark's harness
-// (perf_tests/cuda/cusparse_spmv.hpp). The harness owns a device copy of the matrix; x and y are
-// the suite's Views, and the work goes to the instance's stream. Set up on the first call, like a
-// kspmv handle, so that the setup time is measured the same way.
+// cuSPARSE's CSR SpMV (ALG1, ALG2) or, for several vectors, SpMM (ALG1-ALG3) as baselines on
+// Kokkos::Cuda, through the CUDA benchmark's wrapper (perf_tests/cuda/cusparse_product.hpp). The
+// harness owns a device copy of the matrix; x and y are the suite's Views, and the work goes to the
+// instance's stream. Set up on the first call, like a kspmv handle, so that the setup time is
+// measured the same way.
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
-#include "cusparse_spmv.hpp"
+#include "cusparse_product.hpp"
 #include "device_csr.hpp"
 #include "kspmv/bench/driver.hpp"
 #include "kspmv/matrices/host_csr.hpp"
@@ -32,27 +33,29 @@ void add_cusparse_baselines(const Kokkos::Cuda& exec,
   const auto beta = static_cast<Scalar>(operation.beta);
   struct State {
     std::unique_ptr<DeviceCsr<Scalar, Ordinal, Offset>> matrix;
-    std::unique_ptr<CusparseSpmv<Scalar>> spmv;
+    std::unique_ptr<CusparseProduct<Scalar>> product;
   };
-  for (const auto& [name, algorithm] :
-       {std::pair{"ALG1", CUSPARSE_SPMV_CSR_ALG1}, std::pair{"ALG2", CUSPARSE_SPMV_CSR_ALG2}}) {
-    auto state = std::make_shared<State>();
-    Implementation impl;
-    impl.backend = "cuSPARSE";
-    impl.algorithm = name;
-    impl.call = [state, &host, ops, exec, algorithm = algorithm, cusparse_operation, beta] {
-      if (!state->spmv) {
-        state->matrix = std::make_unique<DeviceCsr<Scalar, Ordinal, Offset>>(host);
-        state->spmv = std::make_unique<CusparseSpmv<Scalar>>(
-            *state->matrix, ops.x.data(), ops.y.data(), algorithm, cusparse_operation, beta,
-            exec.cuda_stream());
-      }
-      state->spmv->apply();
-    };
-    impl.setup_seconds = [state] { return state->spmv->setup_seconds(); };
-    impl.chosen_algorithm = [label = impl.algorithm] { return label; };
-    out.push_back(std::move(impl));
-  }
+  with_vectors(ops, operation, [&](const auto& x, const auto& y) {
+    const DenseShape dense{operation.vectors, operation.layout_right};
+    for (const std::string& name : cusparse_algorithm_names(operation.vectors)) {
+      auto state = std::make_shared<State>();
+      Implementation impl;
+      impl.backend = "cuSPARSE";
+      impl.algorithm = name;
+      impl.call = [state, &host, x, y, exec, dense, name, cusparse_operation, beta] {
+        if (!state->product) {
+          state->matrix = std::make_unique<DeviceCsr<Scalar, Ordinal, Offset>>(host);
+          state->product = std::make_unique<CusparseProduct<Scalar>>(
+              *state->matrix, x.data(), y.data(), dense, name, cusparse_operation, beta,
+              exec.cuda_stream());
+        }
+        state->product->apply();
+      };
+      impl.setup_seconds = [state] { return state->product->setup_seconds(); };
+      impl.chosen_algorithm = [label = impl.algorithm] { return label; };
+      out.push_back(std::move(impl));
+    }
+  });
 }
 
 }  // namespace kspmv::bench

@@ -22,9 +22,9 @@
 
 namespace kspmv::bench {
 
-// Through a reused Handle: every algorithm the backend offers for the space, and for transposed
-// operations Auto with the values declared constant; without one: the call a user ports from
-// KokkosSparse::spmv, which always asks for Auto.
+// Through a reused Handle: every algorithm the backend offers for the space (Auto alone for several
+// vectors), and for transposed operations Auto with the values declared constant; without one: the
+// call a user ports from KokkosSparse::spmv, which always asks for Auto.
 template <class ExecSpace, class Scalar, class Ordinal, class Offset>
 void add_kspmv_algorithms(const ExecSpace& exec,
                           const DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>& ops,
@@ -33,38 +33,40 @@ void add_kspmv_algorithms(const ExecSpace& exec,
                                       ops.values);
   const char* mode = kspmv::to_string(operation.mode);
   const auto beta = static_cast<Scalar>(operation.beta);
-  if (!operation.handle) {
-    Implementation impl;
-    impl.backend = "kspmv";
-    impl.algorithm = kspmv::to_string(kspmv::Algorithm::Auto);
-    impl.call = [=] { kspmv::spmv(exec, mode, Scalar(1), A, ops.x, beta, ops.y); };
-    impl.chosen_algorithm = [label = impl.algorithm] { return label; };
-    out.push_back(std::move(impl));
-    return;
-  }
-  using HandleType = kspmv::Handle<std::decay_t<decltype(A)>, ExecSpace>;
-  for (kspmv::Algorithm algorithm : HandleType::backend_type::algorithms) {
-    auto handle = std::make_shared<HandleType>(algorithm);
-    Implementation impl;
-    impl.backend = "kspmv";
-    impl.algorithm = kspmv::to_string(algorithm);
-    impl.call = [=] { kspmv::spmv(exec, handle.get(), mode, Scalar(1), A, ops.x, beta, ops.y); };
-    impl.setup_seconds = [handle] { return handle->setup_seconds(); };
-    impl.chosen_algorithm = [handle] { return kspmv::to_string(handle->algorithm()); };
-    out.push_back(std::move(impl));
-  }
-  if (operation.transposed()) {
-    // Auto with the values declared constant: the backend may keep a transposed copy.
-    auto handle = std::make_shared<HandleType>();
-    handle->set_values_constant(true);
-    Implementation impl;
-    impl.backend = "kspmv";
-    impl.algorithm = kspmv::to_string(kspmv::Algorithm::Auto) + std::string("_constant_values");
-    impl.call = [=] { kspmv::spmv(exec, handle.get(), mode, Scalar(1), A, ops.x, beta, ops.y); };
-    impl.setup_seconds = [handle] { return handle->setup_seconds(); };
-    impl.chosen_algorithm = [handle] { return kspmv::to_string(handle->algorithm()); };
-    out.push_back(std::move(impl));
-  }
+  with_vectors(ops, operation, [&](const auto& x, const auto& y) {
+    if (!operation.handle) {
+      Implementation impl;
+      impl.backend = "kspmv";
+      impl.algorithm = kspmv::to_string(kspmv::Algorithm::Auto);
+      impl.call = [=] { kspmv::spmv(exec, mode, Scalar(1), A, x, beta, y); };
+      impl.chosen_algorithm = [label = impl.algorithm] { return label; };
+      out.push_back(std::move(impl));
+      return;
+    }
+    using HandleType = kspmv::Handle<std::decay_t<decltype(A)>, ExecSpace>;
+    const auto add = [&](std::shared_ptr<HandleType> handle, std::string algorithm) {
+      Implementation impl;
+      impl.backend = "kspmv";
+      impl.algorithm = std::move(algorithm);
+      impl.call = [=] { kspmv::spmv(exec, handle.get(), mode, Scalar(1), A, x, beta, y); };
+      impl.setup_seconds = [handle] { return handle->setup_seconds(); };
+      impl.chosen_algorithm = [handle] { return kspmv::to_string(handle->algorithm()); };
+      out.push_back(std::move(impl));
+    };
+    if (operation.vectors > 1) {
+      add(std::make_shared<HandleType>(), kspmv::to_string(kspmv::Algorithm::Auto));
+      return;
+    }
+    for (kspmv::Algorithm algorithm : HandleType::backend_type::algorithms) {
+      add(std::make_shared<HandleType>(algorithm), kspmv::to_string(algorithm));
+    }
+    if (operation.transposed()) {
+      // Auto with the values declared constant: the backend may keep a transposed copy.
+      auto handle = std::make_shared<HandleType>();
+      handle->set_values_constant(true);
+      add(handle, kspmv::to_string(kspmv::Algorithm::Auto) + std::string("_constant_values"));
+    }
+  });
 }
 
 // `host` must outlive the implementations (the cuSPARSE harness copies it on its first call).

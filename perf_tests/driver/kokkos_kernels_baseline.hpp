@@ -36,33 +36,31 @@ void add_kokkos_kernels_baselines(const ExecSpace& exec,
   const auto A = kokkos_kernels_matrix(ops);
   const char* mode = kspmv::to_string(operation.mode);
   const auto beta = static_cast<Scalar>(operation.beta);
+  with_vectors(ops, operation, [&](const auto& x, const auto& y) {
 #if KSPMV_KOKKOSKERNELS_VERSION >= 40300
-  using Handle = KokkosSparse::SPMVHandle<ExecSpace, std::decay_t<decltype(A)>, decltype(ops.x),
-                                          decltype(ops.y)>;
-  for (const auto& [name, algorithm] :
-       {std::pair{"native", KokkosSparse::SPMV_NATIVE},
-        std::pair{"native_merge_path", KokkosSparse::SPMV_NATIVE_MERGE_PATH}}) {
-    auto handle = std::make_shared<Handle>(algorithm);
+    using Handle = KokkosSparse::SPMVHandle<ExecSpace, std::decay_t<decltype(A)>,
+                                            std::decay_t<decltype(x)>, std::decay_t<decltype(y)>>;
+    for (const auto& [name, algorithm] :
+         {std::pair{"native", KokkosSparse::SPMV_NATIVE},
+          std::pair{"native_merge_path", KokkosSparse::SPMV_NATIVE_MERGE_PATH}}) {
+      auto handle = std::make_shared<Handle>(algorithm);
+      Implementation impl;
+      impl.backend = "KokkosKernels";
+      impl.algorithm = name;
+      impl.call = [=] { KokkosSparse::spmv(exec, handle.get(), mode, Scalar(1), A, x, beta, y); };
+      impl.chosen_algorithm = [label = impl.algorithm] { return label; };
+      out.push_back(std::move(impl));
+    }
+#else
+    auto cache = std::make_shared<kokkoskernels::compat::HandleCache>();
     Implementation impl;
     impl.backend = "KokkosKernels";
-    impl.algorithm = name;
-    impl.call = [=] {
-      KokkosSparse::spmv(exec, handle.get(), mode, Scalar(1), A, ops.x, beta, ops.y);
-    };
-    impl.chosen_algorithm = [label = impl.algorithm] { return label; };
+    impl.algorithm = "default";
+    impl.call = [=] { kokkoskernels::compat::spmv(exec, *cache, mode, Scalar(1), A, x, beta, y); };
+    impl.chosen_algorithm = [] { return std::string("default"); };
     out.push_back(std::move(impl));
-  }
-#else
-  auto cache = std::make_shared<kokkoskernels::compat::HandleCache>();
-  Implementation impl;
-  impl.backend = "KokkosKernels";
-  impl.algorithm = "default";
-  impl.call = [=] {
-    kokkoskernels::compat::spmv(exec, *cache, mode, Scalar(1), A, ops.x, beta, ops.y);
-  };
-  impl.chosen_algorithm = [] { return std::string("default"); };
-  out.push_back(std::move(impl));
 #endif
+  });
 }
 
 }  // namespace kspmv::bench

@@ -27,29 +27,65 @@ Kokkos::View<T*, typename ExecSpace::device_type> to_device(const std::vector<T>
   return device;
 }
 
+// x's or y's values (column by column, as the harness keeps them) into the View, or back.
+template <class View, class Scalar>
+void copy_into(const ExecSpace& exec, const View& view, const std::vector<Scalar>& by_column,
+               const Operation& operation) {
+  const auto stored =
+      to_operation_layout(by_column, static_cast<std::int64_t>(view.extent(0)), operation);
+  Kokkos::deep_copy(exec, view,
+                    typename View::HostMirror::const_type(stored.data(), view.layout()));
+  exec.fence();
+}
+
+template <class View, class Scalar = typename View::non_const_value_type>
+std::vector<Scalar> copy_out(const ExecSpace& exec, const View& view, const Operation& operation) {
+  exec.fence();
+  const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+  return from_operation_layout(std::vector<Scalar>(mirror.data(), mirror.data() + mirror.size()),
+                               static_cast<std::int64_t>(view.extent(0)), operation);
+}
+
 template <class Scalar>
 std::unique_ptr<Workload<Scalar>> make_workload(const ExecSpace& exec, const Csr<Scalar>& host,
                                                 const std::vector<Scalar>& x,
                                                 const Operation& operation) {
-  DeviceOperands<ExecSpace, Scalar, Ordinal, Offset> ops;
+  using Operands = DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>;
+  Operands ops;
   ops.num_cols = host.num_cols;
   ops.row_map = to_device(host.row_map, "kspmv_perf::row_map");
   ops.entries = to_device(host.entries, "kspmv_perf::entries");
   ops.values = to_device(host.values, "kspmv_perf::values");
-  ops.x = to_device(x, "kspmv_perf::x");
-  ops.y = decltype(ops.y)("kspmv_perf::y", operation.transposed() ? host.num_cols : host.num_rows);
+  const auto x_length =
+      static_cast<std::size_t>(operation.transposed() ? host.num_rows : host.num_cols);
+  const auto y_length =
+      static_cast<std::size_t>(operation.transposed() ? host.num_cols : host.num_rows);
+  const auto k = static_cast<std::size_t>(operation.vectors);
+  if (k == 1) {
+    ops.x = decltype(ops.x)("kspmv_perf::x", x_length);
+    ops.y = decltype(ops.y)("kspmv_perf::y", y_length);
+  } else if (operation.layout_right) {
+    ops.x_right = decltype(ops.x_right)("kspmv_perf::x", x_length, k);
+    ops.y_right = decltype(ops.y_right)("kspmv_perf::y", y_length, k);
+  } else {
+    ops.x_left = decltype(ops.x_left)("kspmv_perf::x", x_length, k);
+    ops.y_left = decltype(ops.y_left)("kspmv_perf::y", y_length, k);
+  }
+  with_vectors(ops, operation,
+               [&](const auto& x_view, const auto&) { copy_into(exec, x_view, x, operation); });
   auto workload = std::make_unique<Workload<Scalar>>();
   workload->implementations = make_implementations(exec, ops, host, operation);
   workload->set_y = [=](const std::vector<Scalar>& values) {
-    Kokkos::deep_copy(exec, ops.y,
-                      Kokkos::View<const Scalar*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                          values.data(), values.size()));
-    exec.fence();
+    with_vectors(ops, operation, [&](const auto&, const auto& y_view) {
+      copy_into(exec, y_view, values, operation);
+    });
   };
   workload->download_y = [=] {
-    exec.fence();
-    const auto y = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ops.y);
-    return std::vector<Scalar>(y.data(), y.data() + y.extent(0));
+    std::vector<Scalar> values;
+    with_vectors(ops, operation, [&](const auto&, const auto& y_view) {
+      values = copy_out(exec, y_view, operation);
+    });
+    return values;
   };
   return workload;
 }

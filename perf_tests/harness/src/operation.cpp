@@ -4,6 +4,7 @@ namespace kspmv::bench {
 
 std::string Operation::name() const {
   std::string text = to_string(mode);
+  if (vectors > 1) text += "_k" + std::to_string(vectors) + (layout_right ? "_right" : "_left");
   if (beta != 0) text += beta == 1 ? "_beta1" : "_beta";
   if (!handle) text += "_nohandle";
   return text;
@@ -15,6 +16,12 @@ const std::vector<Operation>& suite_operations() {
       {Mode::Transpose, 0, true},
       {Mode::NoTranspose, 1, true},
       {Mode::NoTranspose, 0, false},
+      {Mode::NoTranspose, 0, true, 4, false},
+      {Mode::NoTranspose, 0, true, 4, true},
+      {Mode::NoTranspose, 0, true, 8, false},
+      {Mode::NoTranspose, 0, true, 8, true},
+      {Mode::NoTranspose, 0, true, 16, false},
+      {Mode::NoTranspose, 0, true, 16, true},
   };
   return operations;
 }

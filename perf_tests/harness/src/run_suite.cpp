@@ -26,7 +26,7 @@
 namespace kspmv::bench {
 namespace {
 
-constexpr const char* schema = "kspmv-bench/3";
+constexpr const char* schema = "kspmv-bench/4";
 
 std::string number_text(double value) {
   std::ostringstream text;
@@ -116,22 +116,23 @@ class OperationOnDevice {
     const bool transposed = operation_.transposed();
     const auto x_length = transposed ? host.num_rows : host.num_cols;
     const auto y_length = transposed ? host.num_cols : host.num_rows;
+    const std::int64_t k = operation_.vectors;
     loaded->host = &host;
-    loaded->x = test_vector<Scalar>(x_length, x_seed);
+    loaded->x = test_vector<Scalar>(x_length * k, x_seed);
     loaded->y_start = operation_.beta != 0
-                          ? test_vector<Scalar>(y_length, y_seed)
-                          : std::vector<Scalar>(static_cast<std::size_t>(y_length),
+                          ? test_vector<Scalar>(y_length * k, y_seed)
+                          : std::vector<Scalar>(static_cast<std::size_t>(y_length * k),
                                                 std::numeric_limits<Scalar>::quiet_NaN());
     const reference::CsrArrays<Scalar, Ordinal, Offset> arrays{
         host.num_rows, host.num_cols, host.row_map.data(), host.entries.data(), host.values.data()};
-    const reference::Block<Scalar> x{x_length, 1, loaded->x};
-    const reference::Block<Scalar> y{y_length, 1, loaded->y_start};
+    const reference::Block<Scalar> x{x_length, k, loaded->x};
+    const reference::Block<Scalar> y{y_length, k, loaded->y_start};
     loaded->expected = reference::spmv(operation_.mode, Scalar(1), arrays, x,
                                        static_cast<Scalar>(operation_.beta), y);
     loaded->shape = SpmvShape{host.num_rows,
                               host.num_cols,
                               host.num_entries(),
-                              1,
+                              k,
                               static_cast<std::int64_t>(sizeof(Scalar)),
                               static_cast<std::int64_t>(sizeof(Ordinal)),
                               static_cast<std::int64_t>(sizeof(Offset)),
@@ -183,7 +184,7 @@ void check_first_call(Workload<Scalar>& workload, Implementation& impl,
                       RecordState& record) {
   workload.set_y(loaded.y_start);
   impl.call();
-  const reference::Block<Scalar> got{static_cast<std::int64_t>(loaded.y_start.size()), 1,
+  const reference::Block<Scalar> got{loaded.expected.value.n, loaded.expected.value.k,
                                      workload.download_y()};
   record.relative_error = reference::relative_error(loaded.expected, got);
   record.wrong_result = reference::compare(loaded.expected, got);
@@ -256,6 +257,7 @@ void report_counters(benchmark::State& state, const SpmvShape& shape, const Oper
   state.counters["cols"] = static_cast<double>(shape.cols);
   state.counters["nnz"] = static_cast<double>(shape.nnz);
   state.counters["vectors"] = static_cast<double>(shape.vectors);
+  state.counters["layout_right"] = operation.layout_right ? 1 : 0;
   state.counters["scalar_bytes"] = static_cast<double>(shape.scalar_bytes);
   state.counters["ordinal_bytes"] = static_cast<double>(shape.ordinal_bytes);
   state.counters["offset_bytes"] = static_cast<double>(shape.offset_bytes);

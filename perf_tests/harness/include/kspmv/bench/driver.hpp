@@ -41,8 +41,9 @@ template <class Scalar>
 struct Workload {
   // In the order of Driver::implementation_labels(operation).
   std::vector<Implementation> implementations;
-  std::function<void(const std::vector<Scalar>&)> set_y;  // synchronously
-  std::function<std::vector<Scalar>()> download_y;
+  // y's values column by column (to_operation_layout converts), synchronously.
+  std::function<void(const std::vector<Scalar>&)> set_y;
+  std::function<std::vector<Scalar>()> download_y;  // column by column (from_operation_layout)
 };
 
 // Runs `calls` calls back to back between two fences of the device; returns the seconds between.
@@ -70,7 +71,7 @@ class Driver {
   // A copy of `bytes` bytes read plus written, its buffers held by the returned call: the
   // bandwidth ceiling of the roofline.
   virtual std::function<void()> copy_kernel(double bytes) = 0;
-  // `host` and `x` outlive the workload.
+  // `host` and `x` outlive the workload; x holds operation.vectors columns one after the other.
   virtual std::unique_ptr<Workload<double>> load(const Csr<double>& host,
                                                  const std::vector<double>& x,
                                                  const Operation& operation) = 0;

@@ -1,8 +1,9 @@
 #pragma once
 // What a record computes and how kspmv is called for it: y = alpha op(A) x + beta y with alpha 1,
-// through a reused Handle or without one. The suite measures every call a solver makes, not only
-// y = A x through a handle.
+// x and y of one vector or several (LayoutLeft or LayoutRight), through a reused Handle or without
+// one. The suite measures every call a solver makes, not only y = A x through a handle.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,14 +13,39 @@ namespace kspmv::bench {
 
 struct Operation {
   Mode mode = Mode::NoTranspose;
-  double beta = 0;     // 0: y overwritten (and may hold NaN); 1: y read and updated
-  bool handle = true;  // kspmv's calls only: a reused Handle, or the call without one
+  double beta = 0;            // 0: y overwritten (and may hold NaN); 1: y read and updated
+  bool handle = true;         // kspmv's calls only: a reused Handle, or the call without one
+  std::int64_t vectors = 1;   // columns of x and y
+  bool layout_right = false;  // several vectors: LayoutRight (each row's k values together)
   bool transposed() const { return mode == Mode::Transpose || mode == Mode::ConjugateTranspose; }
-  // The record name's last part: N, T, N_beta1, N_nohandle.
+  // The record name's last part: N, T, N_beta1, N_nohandle, N_k8_left, N_k8_right.
   std::string name() const;
 };
 
-// Every suite measures y = A x, y = A^T x, y = A x + y and y = A x without a handle.
+// Every suite measures y = A x, y = A^T x, y = A x + y, y = A x without a handle, and Y = A X for
+// 4, 8 and 16 vectors in both layouts.
 const std::vector<Operation>& suite_operations();
+
+// The harness keeps x and y on the host column by column (LayoutLeft, the reference's order); a
+// driver stores them in the operation's layout on its device: element (i, j) of an n x k block.
+template <class T>
+std::vector<T> to_operation_layout(const std::vector<T>& by_column, std::int64_t n,
+                                   const Operation& operation) {
+  if (!operation.layout_right || operation.vectors == 1) return by_column;
+  std::vector<T> by_row(by_column.size());
+  for (std::int64_t j = 0; j < operation.vectors; ++j)
+    for (std::int64_t i = 0; i < n; ++i) by_row[i * operation.vectors + j] = by_column[i + j * n];
+  return by_row;
+}
+
+template <class T>
+std::vector<T> from_operation_layout(const std::vector<T>& stored, std::int64_t n,
+                                     const Operation& operation) {
+  if (!operation.layout_right || operation.vectors == 1) return stored;
+  std::vector<T> by_column(stored.size());
+  for (std::int64_t j = 0; j < operation.vectors; ++j)
+    for (std::int64_t i = 0; i < n; ++i) by_column[i + j * n] = stored[i * operation.vectors + j];
+  return by_column;
+}
 
 }  // namespace kspmv::bench
