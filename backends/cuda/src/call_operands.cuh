@@ -102,18 +102,22 @@ void launch_group(const Single& single, std::int64_t x_col_stride, std::int64_t 
   }
 }
 
-// `launch(args)` for every vector of x and y, in groups that read A once each (the last vector
-// alone when one is left over), args describing the CSR arrays given (A's own, or A^T's structure
-// with A's values gathered through value_positions).
-template <bool GatheredValues, class Scalar, class Ordinal, class Offset, class Launch>
+// `launch(args)` for every vector of x and y, in groups of up to `vectors_per_pass` that read A
+// once each, a vector left over alone; args describe the CSR arrays given (A's own, or A^T's
+// structure with A's values gathered through value_positions). MaxVectorsPerPass (default: the most
+// a launch takes) caps the groups at compile time: 1 for a launch that only has single-vector
+// kernels.
+template <bool GatheredValues, int MaxVectorsPerPass = 0, class Scalar, class Ordinal, class Offset,
+          class Launch>
 void launch_per_vector(std::int64_t num_rows, const Offset* row_map, const Ordinal* entries,
                        const Scalar* values, const Offset* value_positions, Mode mode, Scalar alpha,
                        const DenseBlock<const Scalar>& x, Scalar beta, const DenseBlock<Scalar>& y,
-                       Launch&& launch) {
+                       int vectors_per_pass, Launch&& launch) {
   using T = device_t<Scalar>;
-  constexpr int kMaxWidth = max_vectors_per_launch<T>();
+  constexpr int kMaxWidth = MaxVectorsPerPass > 0 ? MaxVectorsPerPass : max_vectors_per_launch<T>();
+  const std::int64_t per_pass = std::clamp(vectors_per_pass, 1, kMaxWidth);
   for (std::int64_t first = 0; first < y.num_vectors;) {
-    const auto count = static_cast<int>(std::min<std::int64_t>(kMaxWidth, y.num_vectors - first));
+    const auto count = static_cast<int>(std::min(per_pass, y.num_vectors - first));
     const SpmvArguments<T, Ordinal, Offset, GatheredValues> single{
         num_rows,
         row_map,

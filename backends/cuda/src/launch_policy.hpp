@@ -88,11 +88,12 @@ inline LaunchPolicy launch_policy_for(int compute_major) {
 struct DeviceFacts {
   LaunchPolicy policy;
   int multiprocessors;
+  std::int64_t l2_bytes;
 };
 
 inline const DeviceFacts& current_device_facts() {
   thread_local int device = -1;
-  thread_local DeviceFacts facts{kDefaultPolicy, 1};
+  thread_local DeviceFacts facts{kDefaultPolicy, 1, 0};
   int current = 0;
   KSPMV_CUDA_CHECK(cudaGetDevice(&current));
   if (current != device) {
@@ -100,6 +101,9 @@ inline const DeviceFacts& current_device_facts() {
     KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, current));
     KSPMV_CUDA_CHECK(
         cudaDeviceGetAttribute(&facts.multiprocessors, cudaDevAttrMultiProcessorCount, current));
+    int l2_bytes = 0;
+    KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, current));
+    facts.l2_bytes = l2_bytes;
     facts.policy = launch_policy_for(major);
     device = current;
   }

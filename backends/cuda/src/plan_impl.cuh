@@ -167,6 +167,21 @@ struct PlanState {
     }
   }
 
+  // How many vectors of a rank-2 call one pass over A multiplies (measured on an H100,
+  // perf_tests/NOTES.md "Several vectors at once"): one where rows are irregular (the group kernel
+  // walks a long row with one group of lanes, where Adaptive shares it out: 29x slower on the
+  // power-law matrix) or MergePath was asked for; in LayoutLeft, as many columns of x as fit in
+  // half of L2 (8 columns gathered at random from DRAM ran 2.7x slower than 8 passes, each of
+  // whose column stayed in L2); in LayoutRight, where a row of x is one read, a whole group.
+  int vectors_per_pass(const DenseBlock<const Scalar>& x) const {
+    if (!regular || chosen == Algorithm::MergePath) return 1;
+    if (x.col_stride == 1) return max_vectors_per_launch<T>();
+    const auto column_bytes =
+        std::max<std::int64_t>(1, x.num_rows * static_cast<std::int64_t>(sizeof(T)));
+    return static_cast<int>(std::min<std::int64_t>(
+        max_vectors_per_launch<T>(), current_device_facts().l2_bytes / 2 / column_bytes));
+  }
+
   // One launch of the chosen kernel over the rows `args` describes (A's, or A^T's). A group of
   // vectors runs the one kernel that reads A once for all of them, with the chosen algorithm's
   // lanes per row (one for Scalar, Vector's own, else as Vector would choose).
@@ -358,21 +373,21 @@ void Plan<Scalar, Ordinal, Offset>::apply(Mode mode, Scalar alpha, const Matrix&
     auto& t = s.transposed_plan(stream);
     if (s.values_constant) {
       s.refresh_transposed_values(A.values, stream);
-      detail::launch_per_vector<false>(s.num_cols(), t.structure.row_map.data(),
-                                       t.structure.entries.data(), t.values.data(),
-                                       static_cast<const Offset*>(nullptr), mode, alpha, x, beta, y,
-                                       [&](const auto& args) { t.state->launch(args, stream); });
+      detail::launch_per_vector<false>(
+          s.num_cols(), t.structure.row_map.data(), t.structure.entries.data(), t.values.data(),
+          static_cast<const Offset*>(nullptr), mode, alpha, x, beta, y,
+          t.state->vectors_per_pass(x), [&](const auto& args) { t.state->launch(args, stream); });
       return;
     }
-    detail::launch_per_vector<true>(s.num_cols(), t.structure.row_map.data(),
-                                    t.structure.entries.data(), A.values,
-                                    t.structure.source_entry.data(), mode, alpha, x, beta, y,
-                                    [&](const auto& args) { t.state->launch(args, stream); });
+    detail::launch_per_vector<true>(
+        s.num_cols(), t.structure.row_map.data(), t.structure.entries.data(), A.values,
+        t.structure.source_entry.data(), mode, alpha, x, beta, y, t.state->vectors_per_pass(x),
+        [&](const auto& args) { t.state->launch(args, stream); });
     return;
   }
-  detail::launch_per_vector<false>(s.num_rows(), A.row_map, A.entries, A.values,
-                                   static_cast<const Offset*>(nullptr), mode, alpha, x, beta, y,
-                                   [&](const auto& args) { s.launch(args, stream); });
+  detail::launch_per_vector<false>(
+      s.num_rows(), A.row_map, A.entries, A.values, static_cast<const Offset*>(nullptr), mode,
+      alpha, x, beta, y, s.vectors_per_pass(x), [&](const auto& args) { s.launch(args, stream); });
 }
 
 }  // namespace kspmv::cuda

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <type_traits>
 
 #include "call_operands.cuh"
 #include "kspmv/algorithm.hpp"
@@ -17,8 +16,6 @@
 #include "plan_cache.hpp"
 #include "plan_impl.cuh"
 #include "row_blocks_kernel.cuh"
-#include "vector_group_kernel.cuh"
-#include "vector_kernel.cuh"
 
 namespace kspmv::cuda {
 
@@ -47,30 +44,26 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<Scalar, Ordinal
   if (cached) {
     detail::launch_per_vector<false>(rows, A.row_map, A.entries, A.values,
                                      static_cast<const Offset*>(nullptr), mode, alpha, x, beta, y,
+                                     cached->vectors_per_pass(x),
                                      [&](const auto& args) { cached->launch(args, stream); });
     return;
   }
-  // Captured into a graph before any plan was made: RowBlocks, which needs none. The 40-register
-  // build: under the 32 of the other, RowBlocks' piecewise path spilled (56 bytes in fp64), and
-  // moving it out of line put the arguments in local memory for every block (perf_tests/NOTES.md).
+  // Captured into a graph before any plan was made: RowBlocks, which needs none, one vector at a
+  // time (without the analysis, rows may be long: see PlanState::vectors_per_pass). The
+  // 40-register build: under the 32 of the other, RowBlocks' piecewise path spilled (56 bytes in
+  // fp64), and moving it out of line put the arguments in local memory for every block
+  // (perf_tests/NOTES.md).
   using Shape = detail::IrregularRowsAdaptiveShape;
   const auto& device = detail::current_device_facts();
   const std::int64_t rows_per_block = detail::row_blocks_rows_per_block<Shape>(
       rows, static_cast<std::int64_t>(A.num_entries),
       std::int64_t{device.policy.row_blocks_min_blocks_per_sm} * device.multiprocessors);
   const auto blocks = static_cast<unsigned>((rows + rows_per_block - 1) / rows_per_block);
-  detail::launch_per_vector<false>(
+  detail::launch_per_vector<false, 1>(
       rows, A.row_map, A.entries, A.values, static_cast<const Offset*>(nullptr), mode, alpha, x,
-      beta, y, [&](const auto& args) {
-        if constexpr (std::decay_t<decltype(args)>::kVectors > 1) {
-          detail::launch_vector_group(args,
-                                      detail::vector_lanes_for(static_cast<double>(A.num_entries) /
-                                                               static_cast<double>(rows)),
-                                      stream);
-        } else {
-          detail::row_blocks_spmv_kernel<Shape>
-              <<<blocks, Shape::kBlockThreads, 0, stream>>>(args, rows_per_block);
-        }
+      beta, y, 1, [&](const auto& args) {
+        detail::row_blocks_spmv_kernel<Shape>
+            <<<blocks, Shape::kBlockThreads, 0, stream>>>(args, rows_per_block);
       });
 }
 
