@@ -27,25 +27,33 @@ struct Operation {
 const std::vector<Operation>& suite_operations();
 
 // The harness keeps x and y on the host column by column (LayoutLeft, the reference's order); a
-// driver stores them in the operation's layout on its device: element (i, j) of an n x k block.
+// driver stores them in the operation's layout on its device. `stored` says which way to go for
+// an n x operation.vectors block.
+template <class T>
+std::vector<T> relayout(const std::vector<T>& from, std::int64_t n, const Operation& operation,
+                        bool stored) {
+  if (!operation.layout_right || operation.vectors == 1) return from;
+  std::vector<T> to(from.size());
+  for (std::int64_t j = 0; j < operation.vectors; ++j) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t by_column = i + j * n;
+      const std::int64_t by_row = i * operation.vectors + j;
+      to[stored ? by_row : by_column] = from[stored ? by_column : by_row];
+    }
+  }
+  return to;
+}
+
 template <class T>
 std::vector<T> to_operation_layout(const std::vector<T>& by_column, std::int64_t n,
                                    const Operation& operation) {
-  if (!operation.layout_right || operation.vectors == 1) return by_column;
-  std::vector<T> by_row(by_column.size());
-  for (std::int64_t j = 0; j < operation.vectors; ++j)
-    for (std::int64_t i = 0; i < n; ++i) by_row[i * operation.vectors + j] = by_column[i + j * n];
-  return by_row;
+  return relayout(by_column, n, operation, true);
 }
 
 template <class T>
 std::vector<T> from_operation_layout(const std::vector<T>& stored, std::int64_t n,
                                      const Operation& operation) {
-  if (!operation.layout_right || operation.vectors == 1) return stored;
-  std::vector<T> by_column(stored.size());
-  for (std::int64_t j = 0; j < operation.vectors; ++j)
-    for (std::int64_t i = 0; i < n; ++i) by_column[i + j * n] = stored[i * operation.vectors + j];
-  return by_column;
+  return relayout(stored, n, operation, false);
 }
 
 }  // namespace kspmv::bench
