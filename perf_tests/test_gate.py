@@ -488,6 +488,19 @@ class PerfJsonTest(unittest.TestCase):
              lambda d: first_entry(d, key).update(name="stencil27_20/kspmv/fp64/N"))
         case(r"precision 'fp16'",
              lambda d: first_entry(d, key).update(name="stencil27_20/kspmv/Auto/fp16/N"))
+        case(r"\.layout_right: missing", lambda d: first_entry(d, key).pop("layout_right"))
+        case(r"\.layout_right: 2 is not 0 or 1",
+             lambda d: first_entry(d, key).update(layout_right=2.0))
+        case(r"operation 'N' but vectors=4, layout left", lambda d: first_entry(d, key).update(
+            vectors=4.0, compulsory_bytes=perf_json.compulsory_bytes(
+                {**{n: first_entry(d, key)[n] for n in perf_json.SHAPE_COUNTERS}, "vectors": 4},
+                beta=0)))
+        case(r"operation 'N_k4_right' is not a mode|operation 'N_k4_right' but vectors=1",
+             lambda d: first_entry(d, key).update(name=first_entry(d, key)["name"].replace(
+                 "/N/", "/N_k4_right/")))
+        case(r"operation 'N_k4_lefty'",
+             lambda d: first_entry(d, key).update(name=first_entry(d, key)["name"].replace(
+                 "/N/", "/N_k4_lefty/")))
         case(r"copy_bandwidth.*best_seconds: missing", lambda d: next(
             e for e in d["benchmarks"] if e["name"].startswith("copy_bandwidth")).pop(
                 "best_seconds"))
