@@ -20,7 +20,7 @@ import sys
 
 SCHEMA = "kspmv-bench/4"
 COPY_BANDWIDTH = "copy_bandwidth"
-PRECISIONS = ("fp64", "fp32")
+PRECISIONS = ("fp64", "fp32", "c128", "c64")
 KSPMV_BACKEND = "kspmv"  # every other backend is a baseline
 
 # Our context keys, all strings as Google Benchmark's custom context requires; the parsers turn

@@ -7,6 +7,7 @@
 #include <cusparse.h>
 
 #include <chrono>
+#include <complex>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "cuda_status.hpp"
 #include "device_csr.hpp"
+#include "kspmv/mode.hpp"
 
 namespace kspmv::bench {
 
@@ -30,6 +32,30 @@ struct DenseShape {
   bool layout_right = false;
 };
 
+// cuSPARSE's data type of a real or std::complex scalar.
+template <class Scalar>
+constexpr cudaDataType cuda_data_type() {
+  if constexpr (std::is_same_v<Scalar, double>) return CUDA_R_64F;
+  if constexpr (std::is_same_v<Scalar, float>) return CUDA_R_32F;
+  if constexpr (std::is_same_v<Scalar, std::complex<double>>) return CUDA_C_64F;
+  if constexpr (std::is_same_v<Scalar, std::complex<float>>) return CUDA_C_32F;
+}
+
+// cuSPARSE's op(A) of the modes it has (not "C", A conjugated without transposing).
+inline cusparseOperation_t cusparse_operation(Mode mode) {
+  switch (mode) {
+    case Mode::NoTranspose:
+      return CUSPARSE_OPERATION_NON_TRANSPOSE;
+    case Mode::Transpose:
+      return CUSPARSE_OPERATION_TRANSPOSE;
+    case Mode::ConjugateTranspose:
+      return CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
+    default:
+      throw std::invalid_argument(std::string("cuSPARSE has no operation for mode ") +
+                                  to_string(mode));
+  }
+}
+
 // The CSR algorithms of SpMV (one vector) or SpMM (several): "ALG1", "ALG2"(, "ALG3").
 inline std::vector<std::string> cusparse_algorithm_names(std::int64_t vectors) {
   if (vectors == 1) return {"ALG1", "ALG2"};
@@ -39,7 +65,7 @@ inline std::vector<std::string> cusparse_algorithm_names(std::int64_t vectors) {
 template <class Scalar>
 class CusparseProduct {
  public:
-  static constexpr cudaDataType kType = std::is_same_v<Scalar, double> ? CUDA_R_64F : CUDA_R_32F;
+  static constexpr cudaDataType kType = cuda_data_type<Scalar>();
 
   // `algorithm`: one of cusparse_algorithm_names(dense.vectors).
   CusparseProduct(const DeviceCsr<Scalar, std::int32_t, std::int32_t>& A, const Scalar* x,

@@ -7,6 +7,7 @@
 #include <cuda_runtime_api.h>
 #include <cusparse.h>
 
+#include <complex>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -144,8 +145,7 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     state->cusparse.push_back(std::make_unique<CusparseProduct<Scalar>>(
         state->A, state->x.data(), state->y.data(),
         DenseShape{operation.vectors, operation.layout_right}, name,
-        operation.transposed() ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE,
-        beta, stream));
+        cusparse_operation(operation.mode), beta, stream));
     auto* spmv = state->cusparse.back().get();
     Implementation impl;
     impl.backend = "cuSPARSE";
@@ -226,6 +226,16 @@ class CudaDriver final : public Driver {
   }
   std::unique_ptr<Workload<float>> load(const Csr<float>& host, const std::vector<float>& x,
                                         const Operation& operation) override {
+    return make_workload(stream_, host, x, operation);
+  }
+  std::unique_ptr<Workload<std::complex<double>>> load(const Csr<std::complex<double>>& host,
+                                                       const std::vector<std::complex<double>>& x,
+                                                       const Operation& operation) override {
+    return make_workload(stream_, host, x, operation);
+  }
+  std::unique_ptr<Workload<std::complex<float>>> load(const Csr<std::complex<float>>& host,
+                                                      const std::vector<std::complex<float>>& x,
+                                                      const Operation& operation) override {
     return make_workload(stream_, host, x, operation);
   }
 

@@ -21,15 +21,14 @@
 
 namespace kspmv::bench {
 
-template <class Scalar, class Ordinal, class Offset>
+template <class KokkosScalar, class Ordinal, class Offset, class Scalar>
 void add_cusparse_baselines(const Kokkos::Cuda& exec,
-                            const DeviceOperands<Kokkos::Cuda, Scalar, Ordinal, Offset>& ops,
+                            const DeviceOperands<Kokkos::Cuda, KokkosScalar, Ordinal, Offset>& ops,
                             const matrices::HostCsr<Scalar, Ordinal, Offset>& host,
                             const Operation& operation, std::vector<Implementation>& out) {
   static_assert(std::is_same_v<Ordinal, std::int32_t> && std::is_same_v<Offset, std::int32_t>,
                 "the cuSPARSE harness takes 32-bit indices");
-  const auto cusparse_operation =
-      operation.transposed() ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const auto cusparse_op = cusparse_operation(operation.mode);
   const auto beta = static_cast<Scalar>(operation.beta);
   struct State {
     std::unique_ptr<DeviceCsr<Scalar, Ordinal, Offset>> matrix;
@@ -42,11 +41,12 @@ void add_cusparse_baselines(const Kokkos::Cuda& exec,
       Implementation impl;
       impl.backend = "cuSPARSE";
       impl.algorithm = name;
-      impl.call = [state, &host, x, y, exec, dense, name, cusparse_operation, beta] {
+      impl.call = [state, &host, x, y, exec, dense, name, cusparse_op, beta] {
         if (!state->product) {
           state->matrix = std::make_unique<DeviceCsr<Scalar, Ordinal, Offset>>(host);
           state->product = std::make_unique<CusparseProduct<Scalar>>(
-              *state->matrix, x.data(), y.data(), dense, name, cusparse_operation, beta,
+              *state->matrix, reinterpret_cast<const Scalar*>(x.data()),
+              reinterpret_cast<Scalar*>(y.data()), dense, name, cusparse_op, beta,
               exec.cuda_stream());
         }
         state->product->apply();

@@ -69,11 +69,12 @@ void add_kspmv_algorithms(const ExecSpace& exec,
   });
 }
 
-// `host` must outlive the implementations (the cuSPARSE harness copies it on its first call).
-template <class ExecSpace, class Scalar, class Ordinal, class Offset>
+// `host` (a HostCsr of the harness's scalar) must outlive the implementations (the cuSPARSE
+// harness copies it on its first call).
+template <class ExecSpace, class Scalar, class Ordinal, class Offset, class Host>
 std::vector<Implementation> make_implementations(
     const ExecSpace& exec, const DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>& ops,
-    const matrices::HostCsr<Scalar, Ordinal, Offset>& host, const Operation& operation) {
+    const Host& host, const Operation& operation) {
   std::vector<Implementation> implementations;
   add_kspmv_algorithms(exec, ops, operation, implementations);
   add_kokkos_kernels_baselines(exec, ops, operation, implementations);

@@ -3,6 +3,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <complex>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,19 +12,20 @@
 #include "device_info.hpp"
 #include "implementations.hpp"
 #include "kspmv/bench/run_suite.hpp"
+#include "scalar_types.hpp"
 
 namespace kspmv::bench {
 namespace {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 
-template <class T>
-Kokkos::View<T*, typename ExecSpace::device_type> to_device(const std::vector<T>& host,
-                                                            const char* label) {
-  Kokkos::View<T*, typename ExecSpace::device_type> device(
+template <class T, class Stored = kokkos_scalar_t<T>>
+Kokkos::View<Stored*, typename ExecSpace::device_type> to_device(const std::vector<T>& host,
+                                                                 const char* label) {
+  Kokkos::View<Stored*, typename ExecSpace::device_type> device(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), host.size());
-  Kokkos::deep_copy(device, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                host.data(), host.size()));
+  Kokkos::deep_copy(device, Kokkos::View<const Stored*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                reinterpret_cast<const Stored*>(host.data()), host.size()));
   return device;
 }
 
@@ -33,16 +35,19 @@ void copy_into(const ExecSpace& exec, const View& view, const std::vector<Scalar
                const Operation& operation) {
   const auto stored =
       to_operation_layout(by_column, static_cast<std::int64_t>(view.extent(0)), operation);
+  using Stored = typename View::const_value_type;
   Kokkos::deep_copy(exec, view,
-                    typename View::HostMirror::const_type(stored.data(), view.layout()));
+                    typename View::HostMirror::const_type(reinterpret_cast<Stored*>(stored.data()),
+                                                          view.layout()));
   exec.fence();
 }
 
-template <class View, class Scalar = typename View::non_const_value_type>
+template <class View, class Scalar = harness_scalar_t<typename View::non_const_value_type>>
 std::vector<Scalar> copy_out(const ExecSpace& exec, const View& view, const Operation& operation) {
   exec.fence();
   const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
-  return from_operation_layout(std::vector<Scalar>(mirror.data(), mirror.data() + mirror.size()),
+  const auto* first = reinterpret_cast<const Scalar*>(mirror.data());
+  return from_operation_layout(std::vector<Scalar>(first, first + mirror.size()),
                                static_cast<std::int64_t>(view.extent(0)), operation);
 }
 
@@ -50,7 +55,7 @@ template <class Scalar>
 std::unique_ptr<Workload<Scalar>> make_workload(const ExecSpace& exec, const Csr<Scalar>& host,
                                                 const std::vector<Scalar>& x,
                                                 const Operation& operation) {
-  using Operands = DeviceOperands<ExecSpace, Scalar, Ordinal, Offset>;
+  using Operands = DeviceOperands<ExecSpace, kokkos_scalar_t<Scalar>, Ordinal, Offset>;
   Operands ops;
   ops.num_cols = host.num_cols;
   ops.row_map = to_device(host.row_map, "kspmv_perf::row_map");
@@ -114,6 +119,16 @@ class KokkosDriver final : public Driver {
   }
   std::unique_ptr<Workload<float>> load(const Csr<float>& host, const std::vector<float>& x,
                                         const Operation& operation) override {
+    return make_workload(exec_, host, x, operation);
+  }
+  std::unique_ptr<Workload<std::complex<double>>> load(const Csr<std::complex<double>>& host,
+                                                       const std::vector<std::complex<double>>& x,
+                                                       const Operation& operation) override {
+    return make_workload(exec_, host, x, operation);
+  }
+  std::unique_ptr<Workload<std::complex<float>>> load(const Csr<std::complex<float>>& host,
+                                                      const std::vector<std::complex<float>>& x,
+                                                      const Operation& operation) override {
     return make_workload(exec_, host, x, operation);
   }
 

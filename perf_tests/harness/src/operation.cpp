@@ -10,7 +10,12 @@ std::string Operation::name() const {
   return text;
 }
 
-const std::vector<Operation>& suite_operations() {
+const std::vector<Operation>& suite_operations(bool complex) {
+  static const std::vector<Operation> complex_operations{
+      {Mode::NoTranspose, 0, true},
+      {Mode::ConjugateTranspose, 0, true},
+  };
+  if (complex) return complex_operations;
   static const std::vector<Operation> operations{
       {Mode::NoTranspose, 0, true},
       {Mode::Transpose, 0, true},

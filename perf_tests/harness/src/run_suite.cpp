@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -36,15 +37,30 @@ std::string number_text(double value) {
 
 template <class Scalar>
 std::string precision_name() {
-  return sizeof(Scalar) == 8 ? "fp64" : "fp32";
+  if constexpr (matrices::is_complex_v<Scalar>) {
+    return sizeof(Scalar) == 16 ? "c128" : "c64";
+  } else {
+    return sizeof(Scalar) == 8 ? "fp64" : "fp32";
+  }
 }
 
-// A deterministic vector with values in [-1, 1): x, and y's start when beta != 0.
+// What y holds before a call with beta == 0, which must overwrite it.
+template <class Scalar>
+Scalar not_a_number() {
+  if constexpr (matrices::is_complex_v<Scalar>) {
+    const auto nan = std::numeric_limits<typename Scalar::value_type>::quiet_NaN();
+    return {nan, nan};
+  } else {
+    return std::numeric_limits<Scalar>::quiet_NaN();
+  }
+}
+
+// A deterministic vector with values (real and imaginary parts) in [-1, 1): x, and y's start when
+// beta != 0.
 template <class Scalar>
 std::vector<Scalar> test_vector(std::int64_t n, std::uint64_t seed) {
   std::vector<Scalar> v(static_cast<std::size_t>(n));
-  for (std::int64_t j = 0; j < n; ++j)
-    v[j] = static_cast<Scalar>(matrices::entry_value(seed, j, 0));
+  for (std::int64_t j = 0; j < n; ++j) v[j] = matrices::generated_value<Scalar>(seed, j);
   return v;
 }
 
@@ -119,10 +135,10 @@ class OperationOnDevice {
     const std::int64_t k = operation_.vectors;
     loaded->host = &host;
     loaded->x = test_vector<Scalar>(x_length * k, x_seed);
-    loaded->y_start = operation_.beta != 0
-                          ? test_vector<Scalar>(y_length * k, y_seed)
-                          : std::vector<Scalar>(static_cast<std::size_t>(y_length * k),
-                                                std::numeric_limits<Scalar>::quiet_NaN());
+    loaded->y_start =
+        operation_.beta != 0
+            ? test_vector<Scalar>(y_length * k, y_seed)
+            : std::vector<Scalar>(static_cast<std::size_t>(y_length * k), not_a_number<Scalar>());
     const reference::CsrArrays<Scalar, Ordinal, Offset> arrays{
         host.num_rows, host.num_cols, host.row_map.data(), host.entries.data(), host.values.data()};
     const reference::Block<Scalar> x{x_length, k, loaded->x};
@@ -334,7 +350,7 @@ std::optional<std::size_t> reference_of(const std::vector<std::string>& labels) 
 template <class Scalar>
 void register_matrix(Suite& suite, const MatrixSource& source) {
   auto matrix = std::make_shared<HostMatrix<Scalar>>(source);
-  for (const Operation& op : suite_operations()) {
+  for (const Operation& op : suite_operations(matrices::is_complex_v<Scalar>)) {
     auto operation = std::make_shared<OperationOnDevice<Scalar>>(matrix, op, suite.driver);
     const auto labels = suite.driver.implementation_labels(op);
     const auto reference = reference_of(labels);
@@ -475,8 +491,12 @@ int run_suite(const CommandLine& command_line, Driver& driver, int argc, char** 
     for (const auto& precision : options.precisions) {
       if (precision == "fp64") {
         register_matrix<double>(suite, source);
-      } else {
+      } else if (precision == "fp32") {
         register_matrix<float>(suite, source);
+      } else if (precision == "c128") {
+        register_matrix<std::complex<double>>(suite, source);
+      } else {
+        register_matrix<std::complex<float>>(suite, source);
       }
     }
   }

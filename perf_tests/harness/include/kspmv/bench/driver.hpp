@@ -6,6 +6,7 @@
 // CUDA benchmark measure alike.
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -77,6 +78,12 @@ class Driver {
                                                  const Operation& operation) = 0;
   virtual std::unique_ptr<Workload<float>> load(const Csr<float>& host, const std::vector<float>& x,
                                                 const Operation& operation) = 0;
+  virtual std::unique_ptr<Workload<std::complex<double>>> load(
+      const Csr<std::complex<double>>& host, const std::vector<std::complex<double>>& x,
+      const Operation& operation) = 0;
+  virtual std::unique_ptr<Workload<std::complex<float>>> load(
+      const Csr<std::complex<float>>& host, const std::vector<std::complex<float>>& x,
+      const Operation& operation) = 0;
 };
 
 }  // namespace kspmv::bench

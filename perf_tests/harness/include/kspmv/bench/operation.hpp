@@ -22,9 +22,10 @@ struct Operation {
   std::string name() const;
 };
 
-// Every suite measures y = A x, y = A^T x, y = A x + y, y = A x without a handle, and Y = A X for
-// 4, 8 and 16 vectors in both layouts.
-const std::vector<Operation>& suite_operations();
+// Every suite measures, in real precisions, y = A x, y = A^T x, y = A x + y, y = A x without a
+// handle, and Y = A X for 4, 8 and 16 vectors in both layouts; in complex ones y = A x and
+// y = A^H x.
+const std::vector<Operation>& suite_operations(bool complex);
 
 // The harness keeps x and y on the host column by column (LayoutLeft, the reference's order); a
 // driver stores them in the operation's layout on its device. `stored` says which way to go for

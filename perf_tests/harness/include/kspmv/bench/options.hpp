@@ -13,7 +13,7 @@ struct Options {
   double scale = 0;             // generator scale; 0: the suite's default
   std::string matrix_dir;       // Matrix Market files (.mtx, .mtx.gz); empty: none
   int max_real_matrices = -1;   // -1: the suite's default
-  std::vector<std::string> precisions{"fp64", "fp32"};
+  std::vector<std::string> precisions{"fp64", "fp32", "c128"};
   int batches = 5;               // timed batches per repetition
   double min_batch_seconds = 0;  // 0: the suite's default
   int warmup_calls = 3;          // untimed calls before each repetition
