@@ -12,6 +12,7 @@
 #include "device_info.hpp"
 #include "implementations.hpp"
 #include "kspmv/bench/run_suite.hpp"
+#include "kspmv/detail/std_scalar.hpp"
 #include "scalar_types.hpp"
 
 namespace kspmv::bench {
@@ -42,7 +43,8 @@ void copy_into(const ExecSpace& exec, const View& view, const std::vector<Scalar
   exec.fence();
 }
 
-template <class View, class Scalar = harness_scalar_t<typename View::non_const_value_type>>
+template <class View,
+          class Scalar = kspmv::detail::std_scalar_t<typename View::non_const_value_type>>
 std::vector<Scalar> copy_out(const ExecSpace& exec, const View& view, const Operation& operation) {
   exec.fence();
   const auto mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);

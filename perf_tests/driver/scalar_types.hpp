@@ -1,6 +1,7 @@
 #pragma once
 // The harness's scalars as Kokkos stores them: std::complex<R> is Kokkos::complex<R>, laid out the
-// same (two R, real part first), so arrays of one are read as arrays of the other.
+// same (two R, real part first), so arrays of one are read as arrays of the other (the other way:
+// kspmv::detail::std_scalar_t).
 
 #include <Kokkos_Core.hpp>
 
@@ -18,16 +19,5 @@ struct kokkos_scalar<std::complex<Real>> {
 };
 template <class Scalar>
 using kokkos_scalar_t = typename kokkos_scalar<Scalar>::type;
-
-template <class Scalar>
-struct harness_scalar {
-  using type = Scalar;
-};
-template <class Real>
-struct harness_scalar<Kokkos::complex<Real>> {
-  using type = std::complex<Real>;
-};
-template <class Scalar>
-using harness_scalar_t = typename harness_scalar<Scalar>::type;
 
 }  // namespace kspmv::bench
