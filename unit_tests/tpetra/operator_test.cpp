@@ -1,0 +1,237 @@
+// kspmv::tpetra::CrsOperator is equivalent to Tpetra::CrsMatrix::apply: on a distributed 3-D
+// Poisson matrix with a contiguous, a non-contiguous (round-robin) and a rank-0-empty row Map, and
+// on a rectangular matrix with its own domain and range Maps; 1 and 3 vectors; every mode; beta 0
+// (Y poisoned with NaN for kspmv, zero for Tpetra), 1 and another value. Runs on every rank: each
+// comparison is collective (norms), so every rank reaches the same verdict.
+
+#include <gtest/gtest.h>
+#include <Teuchos_CommHelpers.hpp>
+#include <Tpetra_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kspmv/tpetra.hpp"
+#include "random_csr.hpp"
+
+namespace {
+
+using Scalar = double;
+using Operator = kspmv::tpetra::CrsOperator<Scalar>;
+using Matrix = Operator::matrix_type;
+using MultiVector = Operator::multivector_type;
+using Map = Operator::map_type;
+using GO = Map::global_ordinal_type;
+using LO = Map::local_ordinal_type;
+using kspmv::testing::seed_message;
+
+Teuchos::RCP<const Teuchos::Comm<int>> comm() {
+  return Tpetra::getDefaultComm();
+}
+
+enum class Distribution { contiguous, round_robin, rank0_empty };
+
+std::string to_string(Distribution d) {
+  return d == Distribution::contiguous    ? "contiguous rows"
+         : d == Distribution::round_robin ? "round-robin rows"
+                                          : "rank 0 owns no rows";
+}
+
+Teuchos::RCP<const Map> make_map(GO global_size, Distribution distribution) {
+  const int rank = comm()->getRank();
+  const int ranks = comm()->getSize();
+  std::vector<GO> mine;
+  for (GO g = 0; g < global_size; ++g) {
+    int owner = 0;
+    if (distribution == Distribution::contiguous) {
+      owner = static_cast<int>(g * ranks / global_size);
+    } else if (distribution == Distribution::round_robin) {
+      owner = static_cast<int>(g % ranks);
+    } else {
+      owner = ranks == 1 ? 0 : 1 + static_cast<int>(g * (ranks - 1) / global_size);
+    }
+    if (owner == rank) mine.push_back(g);
+  }
+  const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
+  return Teuchos::rcp(new Map(invalid, Teuchos::ArrayView<const GO>(mine), 0, comm()));
+}
+
+// The 7-point Laplacian of an n x n x n grid, rows distributed as `distribution` says.
+Teuchos::RCP<const Matrix> poisson(GO n, Distribution distribution) {
+  const auto map = make_map(n * n * n, distribution);
+  auto A = Teuchos::rcp(new Matrix(map, 7));
+  for (LO i = 0; i < static_cast<LO>(map->getNodeNumElements()); ++i) {
+    const GO g = map->getGlobalElement(i);
+    const GO x = g % n, y = (g / n) % n, z = g / (n * n);
+    std::vector<GO> columns{g};
+    std::vector<Scalar> values{6.0};
+    const auto neighbour = [&](bool inside, GO column) {
+      if (inside) {
+        columns.push_back(column);
+        values.push_back(-1.0);
+      }
+    };
+    neighbour(x > 0, g - 1);
+    neighbour(x < n - 1, g + 1);
+    neighbour(y > 0, g - n);
+    neighbour(y < n - 1, g + n);
+    neighbour(z > 0, g - n * n);
+    neighbour(z < n - 1, g + n * n);
+    A->insertGlobalValues(g, Teuchos::ArrayView<const GO>(columns),
+                          Teuchos::ArrayView<const Scalar>(values));
+  }
+  A->fillComplete();
+  return A;
+}
+
+// rows x cols with 5 entries a row, rows on a contiguous Map, the domain round-robin (an Import)
+// and the range as `range` says (round-robin: an Export too).
+Teuchos::RCP<const Matrix> rectangular(GO rows, GO cols, Distribution range, std::uint64_t seed) {
+  const auto row_map = make_map(rows, Distribution::contiguous);
+  const auto domain_map = make_map(cols, Distribution::round_robin);
+  const auto range_map = make_map(rows, range);
+  auto A = Teuchos::rcp(new Matrix(row_map, 5));
+  for (LO i = 0; i < static_cast<LO>(row_map->getNodeNumElements()); ++i) {
+    const GO g = row_map->getGlobalElement(i);
+    std::mt19937_64 rng(seed + static_cast<std::uint64_t>(g));
+    std::vector<GO> columns;
+    std::vector<Scalar> values;
+    for (int k = 0; k < 5; ++k) {
+      columns.push_back(static_cast<GO>((g * cols / rows + 37 * k + rng() % 7) % cols));
+      values.push_back(std::uniform_real_distribution<Scalar>(-1, 1)(rng));
+    }
+    A->insertGlobalValues(g, Teuchos::ArrayView<const GO>(columns),
+                          Teuchos::ArrayView<const Scalar>(values));
+  }
+  A->fillComplete(domain_map, range_map);
+  return A;
+}
+
+// Values drawn per global row, so that they do not depend on the number of ranks.
+void fill(MultiVector& V, std::uint64_t seed) {
+  const auto map = V.getMap();
+  for (std::size_t j = 0; j < V.getNumVectors(); ++j) {
+    for (LO i = 0; i < static_cast<LO>(map->getNodeNumElements()); ++i) {
+      std::mt19937_64 rng(seed + 1000003ull * j +
+                          static_cast<std::uint64_t>(map->getGlobalElement(i)));
+      V.replaceLocalValue(i, j, std::uniform_real_distribution<Scalar>(-1, 1)(rng));
+    }
+  }
+}
+
+// max over vectors of |Y - expected| / |expected| (2-norms), the same on every rank.
+double relative_difference(const MultiVector& Y, const MultiVector& expected) {
+  MultiVector difference(Y, Teuchos::Copy);
+  difference.update(-1.0, expected, 1.0);
+  std::vector<Scalar> d(Y.getNumVectors()), e(Y.getNumVectors());
+  difference.norm2(Teuchos::ArrayView<Scalar>(d));
+  expected.norm2(Teuchos::ArrayView<Scalar>(e));
+  double worst = 0;
+  for (std::size_t j = 0; j < d.size(); ++j) {
+    worst = std::max(worst, std::isnan(d[j]) ? INFINITY : d[j] / std::max(e[j], 1e-300));
+  }
+  return worst;
+}
+
+std::uint64_t shared_seed() {
+  std::uint64_t seed = kspmv::testing::fresh_seed();
+  Teuchos::broadcast(*comm(), 0, &seed);
+  return seed;
+}
+
+// Every mode, 1 and 3 vectors, beta 0 / 1 / -0.5, through the operator and through A itself.
+void expect_equivalent(const Teuchos::RCP<const Matrix>& A, std::uint64_t seed) {
+  const auto op = kspmv::tpetra::make_operator(A);
+  for (const auto mode : {Teuchos::NO_TRANS, Teuchos::TRANS, Teuchos::CONJ_TRANS}) {
+    const bool forward = mode == Teuchos::NO_TRANS;
+    for (const std::size_t vectors : {std::size_t{1}, std::size_t{3}}) {
+      for (const Scalar beta : {0.0, 1.0, -0.5}) {
+        SCOPED_TRACE("mode " + std::to_string(mode) + ", " + std::to_string(vectors) +
+                     " vectors, beta " + std::to_string(beta));
+        MultiVector X(forward ? A->getDomainMap() : A->getRangeMap(), vectors);
+        MultiVector expected(forward ? A->getRangeMap() : A->getDomainMap(), vectors);
+        fill(X, seed);
+        fill(expected, seed + 7);
+        MultiVector Y(expected, Teuchos::Copy);
+        if (beta == 0.0) {
+          expected.putScalar(0.0);
+          Y.putScalar(std::numeric_limits<Scalar>::quiet_NaN());  // must be overwritten
+        }
+        A->apply(X, expected, mode, 1.5, beta);
+        op->apply(X, Y, mode, 1.5, beta);
+        EXPECT_LT(relative_difference(Y, expected), 1e-13);
+      }
+    }
+  }
+}
+
+class TpetraOperator : public ::testing::TestWithParam<Distribution> {};
+
+TEST_P(TpetraOperator, PoissonMatchesCrsMatrixApply) {
+  const std::uint64_t seed = shared_seed();
+  SCOPED_TRACE(seed_message(seed) + ", " + to_string(GetParam()) + ", " +
+               std::to_string(comm()->getSize()) + " ranks");
+  expect_equivalent(poisson(9, GetParam()), seed);
+}
+
+INSTANTIATE_TEST_SUITE_P(RowMaps, TpetraOperator,
+                         ::testing::Values(Distribution::contiguous, Distribution::round_robin,
+                                           Distribution::rank0_empty));
+
+// Rectangular, domain and range Maps other than the row Map: Import and Export in every mode.
+TEST(TpetraOperatorShapes, RectangularWithItsOwnDomainAndRangeMaps) {
+  const std::uint64_t seed = shared_seed();
+  SCOPED_TRACE(seed_message(seed) + ", " + std::to_string(comm()->getSize()) + " ranks");
+  for (const Distribution range : {Distribution::contiguous, Distribution::round_robin}) {
+    SCOPED_TRACE("range Map: " + to_string(range));
+    expect_equivalent(rectangular(211, 157, range, seed), seed);
+    expect_equivalent(rectangular(97, 301, range, seed), seed);
+  }
+}
+
+TEST(TpetraOperatorErrors, MatrixNotFillCompleteIsRefused) {
+  const auto map = make_map(10, Distribution::contiguous);
+  auto A = Teuchos::rcp(new Matrix(map, 1));
+  EXPECT_THROW(kspmv::tpetra::make_operator(Teuchos::RCP<const Matrix>(A)),
+               kspmv::unsupported_argument);
+}
+
+TEST(TpetraOperatorErrors, VectorsOnAnotherMapAreRefusedAndYIsUntouched) {
+  const auto A = poisson(4, Distribution::contiguous);
+  const auto op = kspmv::tpetra::make_operator(A);
+  const auto other = make_map(64, Distribution::round_robin);  // same size, other distribution
+  MultiVector X_other(other, 1), X(A->getDomainMap(), 2), Y(A->getRangeMap(), 1);
+  X_other.putScalar(1.0);
+  X.putScalar(1.0);
+  Y.putScalar(3.0);
+  const bool distributed = comm()->getSize() > 1;
+  if (distributed) {
+    EXPECT_THROW(op->apply(X_other, Y), kspmv::dimension_mismatch);
+  }
+  try {
+    op->apply(X, Y);  // 2 vectors into 1
+    ADD_FAILURE() << "no exception for 2 vectors into 1";
+  } catch (const kspmv::dimension_mismatch& e) {
+    EXPECT_NE(std::string(e.what()).find("X has 64 rows and 2 vectors"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(Y.getVector(0)->normInf(), 3.0);
+  EXPECT_EQ(Y.getVector(0)->norm1(), 3.0 * 64);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Tpetra::ScopeGuard tpetra(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  // Only rank 0 prints the progress; every rank prints its failures.
+  if (comm()->getRank() != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  return RUN_ALL_TESTS();
+}
