@@ -44,4 +44,9 @@ endif()
 find_package(MPI REQUIRED COMPONENTS CXX)
 find_package(Tpetra REQUIRED CONFIG PATHS ${KSPMV_TPETRA_CONFIG_DIR} NO_DEFAULT_PATH)
 set(KSPMV_BUILD_TPETRA ON)
-message(STATUS "kspmv: Tpetra integration on (Tpetra at ${KSPMV_TPETRA_CONFIG_DIR})")
+# Belos (the solve test and the example), from the same Trilinos when it is there: its Debian
+# configuration also loads AztecOO, Xpetra, Thyra, EpetraExt, Triutils and RTOp.
+get_filename_component(_kspmv_trilinos_cmake "${KSPMV_TPETRA_CONFIG_DIR}/.." ABSOLUTE)
+find_package(Belos CONFIG QUIET PATHS ${_kspmv_trilinos_cmake}/Belos NO_DEFAULT_PATH)
+message(STATUS "kspmv: Tpetra integration on (Tpetra at ${KSPMV_TPETRA_CONFIG_DIR}; Belos found: "
+               "${Belos_FOUND})")
