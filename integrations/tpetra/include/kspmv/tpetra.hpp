@@ -78,63 +78,52 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
     // A Y replicated on every rank is summed over the ranks at the end: only rank 0 keeps beta Y.
     const bool replicated = !Y.isDistributed() && A_->getComm()->getSize() != 1;
     if (replicated && A_->getComm()->getRank() > 0) beta = zero;
+    const auto& graph = *A_->getGraph();
     if (mode == Teuchos::NO_TRANS) {
-      apply_forward(X, Y, alpha, beta);
+      apply_between(X, Y, mode, alpha, beta, graph.getImporter(), A_->getColMap(),
+                    column_map_vectors_, graph.getExporter(), A_->getRowMap(), row_map_vectors_);
     } else {
-      apply_transposed(X, Y, mode, alpha, beta);
+      apply_between(X, Y, mode, alpha, beta, graph.getExporter(), A_->getRowMap(), row_map_vectors_,
+                    graph.getImporter(), A_->getColMap(), column_map_vectors_);
     }
     if (replicated) Y.reduce();
   }
 
  private:
-  // A^T's import is A's export and the other way round: the transposed modes run the same
-  // communication backwards, as Tpetra does.
-  void apply_forward(const multivector_type& X, multivector_type& Y, Scalar alpha,
-                     Scalar beta) const {
-    const auto importer = A_->getGraph()->getImporter();
-    const auto exporter = A_->getGraph()->getExporter();
-    const multivector_type* X_col = &X;
-    if (!importer.is_null() || !X.isConstantStride()) {
-      auto& column = scratch(column_map_vectors_, A_->getColMap(), X.getNumVectors());
-      if (importer.is_null()) {
-        Tpetra::deep_copy(column, X);
+  // X brought to the Map op(A)'s local product reads (`gather`: A's Import in mode N, its Export
+  // run backwards in T and H, as Tpetra does), the local product, and its result sent to Y's Map
+  // (`scatter`: A's Export, or its Import backwards) and added to beta Y. Either may be null: the
+  // Maps are then the same.
+  template <class Gather, class Scatter>
+  void apply_between(const multivector_type& X, multivector_type& Y, Teuchos::ETransp mode,
+                     Scalar alpha, Scalar beta, const Teuchos::RCP<const Gather>& gather,
+                     const Teuchos::RCP<const map_type>& gathered_map,
+                     Teuchos::RCP<multivector_type>& gathered_vectors,
+                     const Teuchos::RCP<const Scatter>& scatter,
+                     const Teuchos::RCP<const map_type>& product_map,
+                     Teuchos::RCP<multivector_type>& product_vectors) const {
+    const multivector_type* X_local = &X;
+    if (!gather.is_null() || !X.isConstantStride()) {
+      auto& gathered = kept(gathered_vectors, gathered_map, X.getNumVectors());
+      if (gather.is_null()) {
+        Tpetra::deep_copy(gathered, X);
       } else {
-        column.doImport(X, *importer, Tpetra::INSERT);
+        gathered.doImport(X, *gather, Tpetra::INSERT);
       }
-      X_col = &column;
+      X_local = &gathered;
     }
-    if (!exporter.is_null()) {
-      auto& row = scratch(row_map_vectors_, A_->getRowMap(), X.getNumVectors());
-      local_apply(*X_col, row, Teuchos::NO_TRANS, alpha, zero());
-      scale_or_zero(Y, beta);
-      Y.doExport(row, *exporter, Tpetra::ADD_ASSIGN);
+    if (scatter.is_null()) {
+      apply_into(*X_local, Y, mode, alpha, beta, product_map);
+      return;
+    }
+    auto& product = kept(product_vectors, product_map, X.getNumVectors());
+    local_apply(*X_local, product, mode, alpha, zero());
+    if (beta == zero()) {
+      Y.putScalar(zero());  // NaN in Y must not survive
     } else {
-      apply_into(*X_col, Y, Teuchos::NO_TRANS, alpha, beta, A_->getRowMap());
+      Y.scale(beta);
     }
-  }
-
-  void apply_transposed(const multivector_type& X, multivector_type& Y, Teuchos::ETransp mode,
-                        Scalar alpha, Scalar beta) const {
-    const auto importer = A_->getGraph()->getImporter();
-    const auto exporter = A_->getGraph()->getExporter();
-    const multivector_type* X_row = &X;
-    if (!exporter.is_null() || !X.isConstantStride()) {
-      auto& row = scratch(row_map_vectors_, A_->getRowMap(), X.getNumVectors());
-      if (exporter.is_null()) {
-        Tpetra::deep_copy(row, X);
-      } else {
-        row.doImport(X, *exporter, Tpetra::INSERT);
-      }
-      X_row = &row;
-    }
-    if (!importer.is_null()) {
-      auto& column = scratch(column_map_vectors_, A_->getColMap(), X.getNumVectors());
-      local_apply(*X_row, column, mode, alpha, zero());
-      scale_or_zero(Y, beta);
-      Y.doExport(column, *importer, Tpetra::ADD_ASSIGN);
-    } else {
-      apply_into(*X_row, Y, mode, alpha, beta, A_->getColMap());
-    }
+    Y.doExport(product, *scatter, Tpetra::ADD_ASSIGN);
   }
 
   // The local product straight into Y, unless Y is strided or is X: then through a copy.
@@ -190,21 +179,13 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
     return mode == Teuchos::NO_TRANS ? "N" : mode == Teuchos::TRANS ? "T" : "H";
   }
   static Scalar zero() { return Teuchos::ScalarTraits<Scalar>::zero(); }
-  static void scale_or_zero(multivector_type& Y, Scalar beta) {
-    if (beta == zero()) {
-      Y.putScalar(zero());  // NaN in Y must not survive
-    } else {
-      Y.scale(beta);
-    }
-  }
-
   // The Import/Export targets, kept between calls with the same number of vectors.
-  static multivector_type& scratch(Teuchos::RCP<multivector_type>& kept,
-                                   const Teuchos::RCP<const map_type>& map, std::size_t vectors) {
-    if (kept.is_null() || kept->getNumVectors() != vectors) {
-      kept = Teuchos::rcp(new multivector_type(map, vectors, false));
+  static multivector_type& kept(Teuchos::RCP<multivector_type>& vectors,
+                                const Teuchos::RCP<const map_type>& map, std::size_t count) {
+    if (vectors.is_null() || vectors->getNumVectors() != count) {
+      vectors = Teuchos::rcp(new multivector_type(map, count, false));
     }
-    return *kept;
+    return *vectors;
   }
 
   Teuchos::RCP<const matrix_type> A_;
