@@ -66,10 +66,9 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
              Scalar alpha = Teuchos::ScalarTraits<Scalar>::one(),
              Scalar beta = Teuchos::ScalarTraits<Scalar>::zero()) const override {
     check_operands(X, Y, mode);
-    const Scalar zero = Teuchos::ScalarTraits<Scalar>::zero();
-    if (alpha == zero) {
-      if (beta == zero) {
-        Y.putScalar(zero);
+    if (alpha == zero()) {
+      if (beta == zero()) {
+        Y.putScalar(zero());
       } else if (beta != Teuchos::ScalarTraits<Scalar>::one()) {
         Y.scale(beta);
       }
@@ -77,7 +76,7 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
     }
     // A Y replicated on every rank is summed over the ranks at the end: only rank 0 keeps beta Y.
     const bool replicated = !Y.isDistributed() && A_->getComm()->getSize() != 1;
-    if (replicated && A_->getComm()->getRank() > 0) beta = zero;
+    if (replicated && A_->getComm()->getRank() > 0) beta = zero();
     const auto& graph = *A_->getGraph();
     if (mode == Teuchos::NO_TRANS) {
       apply_between(X, Y, mode, alpha, beta, graph.getImporter(), A_->getColMap(),
