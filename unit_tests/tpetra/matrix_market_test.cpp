@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "tpetra_problems.hpp"
+#include "tpetra_checks.hpp"
 
 namespace kspmv::tpetra::testing {
 namespace {

@@ -10,7 +10,7 @@
 #include <limits>
 #include <string>
 
-#include "tpetra_problems.hpp"
+#include "tpetra_checks.hpp"
 
 namespace kspmv::tpetra::testing {
 namespace {

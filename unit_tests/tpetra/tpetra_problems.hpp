@@ -1,10 +1,9 @@
 #pragma once
-// Distributed problems for the Tpetra integration's tests (every rank builds its part): Maps of
-// three distributions, the 3-D Poisson matrix, vectors drawn per global row (the same values
-// whatever the number of ranks), the relative difference of two multivectors, and the check that
-// the operator does what CrsMatrix::apply does.
+// Distributed problems for the Tpetra integration's tests and benchmark (every rank builds its
+// part): Maps of three distributions, the 3-D Poisson matrix, rectangular matrices, vectors drawn
+// per global row (the same values whatever the number of ranks), and the relative difference of
+// two multivectors.
 
-#include <gtest/gtest.h>
 #include <Teuchos_CommHelpers.hpp>
 #include <Tpetra_Core.hpp>
 
@@ -17,7 +16,6 @@
 #include <vector>
 
 #include "kspmv/tpetra.hpp"
-#include "random_csr.hpp"
 
 namespace kspmv::tpetra::testing {
 
@@ -28,7 +26,6 @@ using MultiVector = Operator::multivector_type;
 using Map = Operator::map_type;
 using GO = Map::global_ordinal_type;
 using LO = Map::local_ordinal_type;
-using kspmv::testing::seed_message;
 
 inline Teuchos::RCP<const Teuchos::Comm<int>> comm() {
   return Tpetra::getDefaultComm();
@@ -137,38 +134,6 @@ inline double relative_difference(const MultiVector& Y, const MultiVector& expec
     worst = std::max(worst, std::isnan(d[j]) ? INFINITY : d[j] / std::max(e[j], 1e-300));
   }
   return worst;
-}
-
-inline std::uint64_t shared_seed() {
-  std::uint64_t seed = kspmv::testing::fresh_seed();
-  Teuchos::broadcast(*comm(), 0, &seed);
-  return seed;
-}
-
-// Every mode, 1 and 3 vectors, beta 0 / 1 / -0.5, through the operator and through A itself.
-inline void expect_equivalent(const Teuchos::RCP<const Matrix>& A, std::uint64_t seed) {
-  const auto op = kspmv::tpetra::make_operator(A);
-  for (const auto mode : {Teuchos::NO_TRANS, Teuchos::TRANS, Teuchos::CONJ_TRANS}) {
-    const bool forward = mode == Teuchos::NO_TRANS;
-    for (const std::size_t vectors : {std::size_t{1}, std::size_t{3}}) {
-      for (const Scalar beta : {0.0, 1.0, -0.5}) {
-        SCOPED_TRACE("mode " + std::to_string(mode) + ", " + std::to_string(vectors) +
-                     " vectors, beta " + std::to_string(beta));
-        MultiVector X(forward ? A->getDomainMap() : A->getRangeMap(), vectors);
-        MultiVector expected(forward ? A->getRangeMap() : A->getDomainMap(), vectors);
-        fill(X, seed);
-        fill(expected, seed + 7);
-        MultiVector Y(expected, Teuchos::Copy);
-        if (beta == 0.0) {
-          expected.putScalar(0.0);
-          Y.putScalar(std::numeric_limits<Scalar>::quiet_NaN());  // must be overwritten
-        }
-        A->apply(X, expected, mode, 1.5, beta);
-        op->apply(X, Y, mode, 1.5, beta);
-        EXPECT_LT(relative_difference(Y, expected), 1e-13);
-      }
-    }
-  }
 }
 
 }  // namespace kspmv::tpetra::testing
