@@ -77,9 +77,10 @@ struct Backend {
 
     kokkoskernels::with_contiguous(exec, x, true, false, [&](const auto& x_kk) {
       kokkoskernels::with_contiguous(exec, y, beta != Scalar(0), true, [&](const auto& y_kk) {
-        // Kokkos Kernels' transposed kernels scale y by multiplication, so 0 * NaN would survive.
-        if (beta == Scalar(0) && kspmv::is_transposed(mode))
-          kspmv::detail::scale(exec, Scalar(0), y_kk);
+        // Kokkos Kernels' transposed kernels scale y by multiplication, so 0 * NaN would survive:
+        // y is zeroed here and they are given beta = 1, which spares their own pass over y.
+        const bool zeroed = beta == Scalar(0) && kspmv::is_transposed(mode);
+        if (zeroed) kspmv::detail::scale(exec, Scalar(0), y_kk);
         if constexpr (!std::is_arithmetic_v<Scalar>) {
           if (mode == Mode::Conjugate) {
             kokkoskernels::conjugate_mode_spmv(
@@ -91,7 +92,7 @@ struct Backend {
           }
         }
         compat::spmv(exec, state.kokkoskernels_handle_, kspmv::to_string(mode), alpha, matrix, x_kk,
-                     beta, y_kk);
+                     zeroed ? Scalar(1) : beta, y_kk);
       });
     });
   }
