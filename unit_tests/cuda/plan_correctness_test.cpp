@@ -211,9 +211,10 @@ TYPED_TEST(CudaPlanTest, RankTwoStridedBlocks) {
   }
 }
 
-// Groups of vectors: one (the single-vector kernels), two and three (one partial group), 8, and 17
-// and 33 (past one group, with a vector left over or a partial group), in LayoutLeft and
-// LayoutRight, contiguous and padded, x and y in different layouts too, in every mode.
+// Groups of vectors: one (the single-vector kernels), two, three, 8 and 12 (one group, full or
+// partial), and 17 and 33 (past one group, with a vector left over or a partial group), in
+// LayoutLeft and LayoutRight, contiguous and padded, x and y in different layouts too, in every
+// mode.
 TYPED_TEST(CudaPlanTest, RankTwoInGroupsOfVectors) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
@@ -224,7 +225,7 @@ TYPED_TEST(CudaPlanTest, RankTwoInGroupsOfVectors) {
   const Layout right_padded{true, 3, 2};
   const std::pair<Layout, Layout> layouts[] = {
       {left, left}, {right, right}, {left_padded, right_padded}, {right_padded, left}};
-  for (const std::int64_t vectors : {1, 2, 3, 8, 17, 33}) {
+  for (const std::int64_t vectors : {1, 2, 3, 8, 12, 17, 33}) {
     for (const auto& [x_layout, y_layout] : layouts) {
       SCOPED_TRACE(std::to_string(vectors) + " vectors, x " +
                    (x_layout.right ? "LayoutRight" : "LayoutLeft") + ", y " +
@@ -234,6 +235,18 @@ TYPED_TEST(CudaPlanTest, RankTwoInGroupsOfVectors) {
       }
     }
   }
+}
+
+// LayoutLeft columns of x of about 10 MB (fp64) gathered at random: a pass over A takes only the
+// columns that fit in half of L2 (on an H100: 2 in fp64, 5 in fp32, 1 in complex double), so 7
+// vectors run in several groups of uneven width.
+TYPED_TEST(CudaPlanTest, RankTwoLayoutLeftWithColumnsBeyondL2) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  const auto A = this->random_matrix(20000, 1250000, RowShape{1, 3});
+  EXPECT_EQ(check_spmv(A, Algorithm::Auto, Mode::NoTranspose, this->random_scalar(),
+                       this->random_scalar(), this->rng, 7, kContiguous, kContiguous),
+            "");
 }
 
 TYPED_TEST(CudaPlanTest, UnsortedAndDuplicateColumns) {

@@ -79,12 +79,9 @@ bool product_needed(const CsrMatrix<Scalar, Ordinal, Offset>& A, Scalar alpha,
   return false;
 }
 
-// The most vectors one launch multiplies: 64 bytes of partial sums per thread (8 doubles, 16
-// floats, 4 complex doubles) keep the group kernel's registers near Vector's.
-template <class T>
-constexpr int max_vectors_per_launch() {
-  return sizeof(T) >= 16 ? 4 : sizeof(T) == 8 ? 8 : 16;
-}
+// The most vectors one launch multiplies: a warp, one vector per lane (vector_group_kernel.cuh
+// keeps one sum per thread whatever the width, so wider groups cost no registers).
+inline constexpr int kMaxVectorsPerLaunch = 32;
 
 // Calls launch(args) for the vectors [first, first + count) of x and y: with SpmvArguments when
 // count is 1, else with VectorGroupArguments<Width> for the smallest Width that holds them.
@@ -114,7 +111,7 @@ void launch_per_vector(std::int64_t num_rows, const Offset* row_map, const Ordin
                        const DenseBlock<const Scalar>& x, Scalar beta, const DenseBlock<Scalar>& y,
                        int vectors_per_pass, Launch&& launch) {
   using T = device_t<Scalar>;
-  constexpr int kMaxWidth = MaxVectorsPerPass > 0 ? MaxVectorsPerPass : max_vectors_per_launch<T>();
+  constexpr int kMaxWidth = MaxVectorsPerPass > 0 ? MaxVectorsPerPass : kMaxVectorsPerLaunch;
   const std::int64_t per_pass = std::clamp(vectors_per_pass, 1, kMaxWidth);
   for (std::int64_t first = 0; first < y.num_vectors;) {
     const auto count = static_cast<int>(std::min(per_pass, y.num_vectors - first));

@@ -127,6 +127,25 @@ __device__ inline T shuffle_down(T value, unsigned offset, int width) {
   }
 }
 
+// The value of lane `source` of each group of `width` lanes (a power of two).
+template <class T>
+__device__ inline T shuffle(T value, int source, int width) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return __shfl_sync(0xffffffffu, value, source, width);
+  } else {
+    return {__shfl_sync(0xffffffffu, value.re, source, width),
+            __shfl_sync(0xffffffffu, value.im, source, width)};
+  }
+}
+
+// The largest value over the warp, in every lane. Every lane of the warp must call it.
+__device__ inline int warp_max(int value) {
+  for (int offset = 16; offset > 0; offset /= 2) {
+    value = max(value, __shfl_xor_sync(0xffffffffu, value, offset));
+  }
+  return value;
+}
+
 template <class T>
 __device__ inline T shuffle_up(T value, unsigned offset) {
   if constexpr (std::is_arithmetic_v<T>) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -54,9 +55,12 @@ struct PlanState {
   // microseconds): Auto's analysis result, then where each Adaptive block's or MergePath tile's
   // share of the merge path begins, and the scratch that joins rows split over blocks.
   DeviceBuffer<unsigned char> workspace;
-  unsigned long long* longest_row = nullptr;
-  unsigned long long longest = 0;  // the analysis: the longest row's length,
-  bool regular = true;             // and whether it is not far above the mean
+  // The analysis: the longest row's length, then the column reach histogram (row_statistics.cuh).
+  unsigned long long* analysis = nullptr;
+  unsigned long long longest = 0;
+  bool regular = true;  // the longest row is not far above the mean
+  // Nine in ten sampled entries lie within this many columns of the diagonal.
+  std::int64_t column_reach = std::numeric_limits<std::int64_t>::max();
   std::int64_t num_blocks = 0;
   std::int64_t* block_rows = nullptr;     // num_blocks + 1: rows before each block's share
   std::int64_t* block_entries = nullptr;  // num_blocks + 1: entries before it
@@ -85,7 +89,7 @@ struct PlanState {
     requested = requested_algorithm;
     policy = current_device_facts().policy;
     allocate_workspace(stream);
-    if (requested == Algorithm::Auto || requested == Algorithm::Adaptive) analyse(stream);
+    analyse(stream);
     chosen = requested == Algorithm::Auto ? choose() : requested;
     prepare(stream);
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -101,7 +105,7 @@ struct PlanState {
     }
     const auto n = static_cast<std::size_t>(num_blocks);
     // Parts in order of decreasing alignment, so each stays aligned.
-    workspace = DeviceBuffer<unsigned char>(sizeof(unsigned long long) +
+    workspace = DeviceBuffer<unsigned char>((1 + kReachBuckets) * sizeof(unsigned long long) +
                                             2 * (n + 1) * sizeof(std::int64_t) + 2 * n * sizeof(T) +
                                             n * sizeof(int));
     unsigned char* next = workspace.data();
@@ -109,7 +113,7 @@ struct PlanState {
       part = reinterpret_cast<std::remove_reference_t<decltype(part)>>(next);
       next += count * sizeof(*part);
     };
-    carve(longest_row, 1);
+    carve(analysis, 1 + kReachBuckets);
     carve(block_rows, n + 1);
     carve(block_entries, n + 1);
     carve(pieces, n);
@@ -118,19 +122,41 @@ struct PlanState {
     KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals, 0, n * sizeof(int), stream));
   }
 
-  // Row-length statistics on the device: one pass over the row map, less than one SpMV reads.
+  // Row lengths and column reach on the device (row_statistics.cuh), read back in one copy.
   void analyse(cudaStream_t stream) {
     if (num_rows() == 0) return;
-    KSPMV_CUDA_CHECK(cudaMemsetAsync(longest_row, 0, sizeof(unsigned long long), stream));
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(analysis, 0, (1 + kReachBuckets) * sizeof *analysis, stream));
     constexpr int kThreads = 256;
     const unsigned blocks = std::min(grid_for(num_rows(), kThreads), 4096u);
-    longest_row_kernel<<<blocks, kThreads, 0, stream>>>(matrix.row_map, num_rows(), longest_row);
+    longest_row_kernel<<<blocks, kThreads, 0, stream>>>(matrix.row_map, num_rows(), analysis);
     KSPMV_CUDA_CHECK(cudaGetLastError());
+    const std::int64_t row_step = std::max<std::int64_t>(1, num_rows() / kReachSampleRows);
+    const std::int64_t sampled_rows = (num_rows() + row_step - 1) / row_step;
+    column_reach_kernel<<<grid_for(sampled_rows * 32, kThreads), kThreads, 0, stream>>>(
+        matrix.row_map, matrix.entries, num_rows(), num_cols(), row_step, analysis + 1);
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+    unsigned long long result[1 + kReachBuckets];
     KSPMV_CUDA_CHECK(
-        cudaMemcpyAsync(&longest, longest_row, sizeof longest, cudaMemcpyDeviceToHost, stream));
+        cudaMemcpyAsync(result, analysis, sizeof result, cudaMemcpyDeviceToHost, stream));
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+    longest = result[0];
     regular = static_cast<double>(longest) <=
               policy.irregular_row_factor * mean_row_length() + policy.irregular_row_slack;
+    column_reach = reach_quantile(result + 1, 0.9);
+  }
+
+  // The reach below which `fraction` of the histogram's entries lie (a power of two).
+  static std::int64_t reach_quantile(const unsigned long long* histogram, double fraction) {
+    unsigned long long total = 0;
+    for (int b = 0; b < kReachBuckets; ++b) total += histogram[b];
+    unsigned long long below = 0;
+    for (int b = 0; b < kReachBuckets - 1; ++b) {
+      below += histogram[b];
+      if (static_cast<double>(below) >= fraction * static_cast<double>(total)) {
+        return std::int64_t{1} << b;
+      }
+    }
+    return std::numeric_limits<std::int64_t>::max();
   }
 
   Algorithm choose() const {
@@ -170,28 +196,33 @@ struct PlanState {
   // How many vectors of a rank-2 call one pass over A multiplies (measured on an H100,
   // perf_tests/NOTES.md "Several vectors at once"): one where rows are irregular (the group kernel
   // walks a long row with one group of lanes, where Adaptive shares it out: 29x slower on the
-  // power-law matrix) or MergePath was asked for; in LayoutLeft, as many columns of x as fit in
-  // half of L2 (8 columns gathered at random from DRAM ran 2.7x slower than 8 passes, each of
-  // whose column stayed in L2); in LayoutRight, where a row of x is one read, a whole group.
+  // power-law matrix) or MergePath was asked for. In LayoutRight, where a row of x is one read, a
+  // whole group. In LayoutLeft each vector gathers from its own column of x, so a group runs from
+  // L2 only while the part of its columns that rows in flight reach (the column reach, both sides
+  // of the diagonal) fits in half of L2: 8 columns of random columns gathered from DRAM ran 2.7x
+  // slower than 8 passes, each of whose column stayed in L2.
   int vectors_per_pass(const DenseBlock<const Scalar>& x) const {
     if (!regular || chosen == Algorithm::MergePath) return 1;
-    if (x.col_stride == 1) return max_vectors_per_launch<T>();
+    if (x.col_stride == 1) return kMaxVectorsPerLaunch;
+    const std::int64_t reached_rows =
+        column_reach >= x.num_rows / 2 ? x.num_rows : 2 * column_reach + 1;
     const auto column_bytes =
-        std::max<std::int64_t>(1, x.num_rows * static_cast<std::int64_t>(sizeof(T)));
-    return static_cast<int>(std::min<std::int64_t>(
-        max_vectors_per_launch<T>(), current_device_facts().l2_bytes / 2 / column_bytes));
+        std::max<std::int64_t>(1, reached_rows * static_cast<std::int64_t>(sizeof(T)));
+    return static_cast<int>(std::clamp<std::int64_t>(
+        current_device_facts().l2_bytes / 2 / column_bytes, 1, kMaxVectorsPerLaunch));
   }
 
   // One launch of the chosen kernel over the rows `args` describes (A's, or A^T's). A group of
   // vectors runs the one kernel that reads A once for all of them, with the chosen algorithm's
-  // lanes per row (one for Scalar, Vector's own, else as Vector would choose).
+  // lanes per row (one for Scalar, Vector's own, else as Vector would choose them), but at least
+  // one per vector of the group.
   template <class Args>
   void launch(const Args& args, cudaStream_t stream) const {
     if constexpr (Args::kVectors > 1) {
       const int lanes = chosen == Algorithm::Scalar   ? 1
                         : chosen == Algorithm::Vector ? vector_lanes
                                                       : vector_lanes_for(mean_row_length());
-      launch_vector_group(args, lanes, stream);
+      launch_vector_group(args, std::max(lanes, Args::kVectors), stream);
     } else {
       launch_single(args, stream);
     }

@@ -86,6 +86,10 @@ struct VectorGroupArguments : Single {
                          vector * x_col_stride);
   }
 
+  __device__ void prefetch_y(std::int64_t row, int vector) const {
+    if (!this->beta_is_zero) prefetch_to_l2(this->y + row * this->y_stride + vector * y_col_stride);
+  }
+
   // y(row, vector) = alpha * row_sum + beta * y(row, vector)
   __device__ void store(std::int64_t row, int vector, T row_sum) const {
     T* target = this->y + row * this->y_stride + vector * y_col_stride;

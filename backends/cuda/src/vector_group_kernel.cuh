@@ -1,8 +1,14 @@
 #pragma once
-// Several vectors at once (rank-2 calls): a group of `lanes` threads per row, as Vector, each
-// thread keeping one partial sum per vector of the group, so A's entries are read once for all of
-// them. x(column, 0..Width) is one contiguous read in LayoutRight and Width gathers in LayoutLeft.
-// The sums are reduced with shuffles in a fixed order: deterministic, like every kernel here.
+// Several vectors at once (rank-2 calls): a group of `lanes` threads per row reads each entry of A
+// once for up to Width vectors. Lane = slot * Width + vector: each thread keeps the one sum of its
+// vector over the entries of its slot, so x(column, 0..Width) is read by Width neighbouring lanes
+// (one contiguous read in LayoutRight). The group loads `lanes` entries at once, one per lane
+// (coalesced), hands them to the slots by shuffles, and issues the x loads of several steps
+// together; at the end the slots' sums are added in a fixed tree order: deterministic, like every
+// kernel here. A group takes kGroupRows rows in turn, their starts and first entries loaded
+// together, so that a row's DRAM round trips overlap its neighbour's. Measured on an H100 (fp64,
+// k = 8, perf_tests/NOTES.md): 1, 2 and 4 rows per group ran the 27-point stencil in LayoutRight
+// in 3.25, 2.48 and 2.52 ms, uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
 
 #include <cuda_runtime_api.h>
 
@@ -14,42 +20,118 @@
 namespace kspmv::cuda::detail {
 
 inline constexpr int kVectorGroupBlockThreads = 256;
+inline constexpr int kGroupRows = 2;
+
+// Steps of a batch whose x loads are in flight together: 8 (4 for complex double, whose registers
+// are twice as many).
+template <class T>
+inline constexpr int kStepsInFlight = sizeof(T) >= 16 ? 4 : 8;
+
+// sum += the products of this lane's vector with the entries of a batch its slot takes: entry
+// step * slots + slot of the batch, whose column and value lane (step * slots + slot) holds.
+template <class Args>
+__device__ inline void multiply_batch(const Args& args, typename Args::ordinal_type column,
+                                      typename Args::value_type a, int batch_length, int lanes,
+                                      int slot, int vector, bool active,
+                                      typename Args::value_type& sum) {
+  using T = typename Args::value_type;
+  using Ordinal = typename Args::ordinal_type;
+  constexpr int kSteps = kStepsInFlight<T>;
+  const int slots = lanes / Args::kVectors;
+  // The same number of steps in every lane of the warp, as the shuffles need.
+  const int steps = (warp_max(batch_length) + slots - 1) / slots;
+  for (int first = 0; first < steps; first += kSteps) {
+    Ordinal columns[kSteps];
+    T values[kSteps];
+    T xs[kSteps];
+    bool taken[kSteps];
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s) {
+      const int source = (first + s) * slots + slot;
+      columns[s] = shuffle(column, source, lanes);
+      values[s] = shuffle(a, source, lanes);
+      taken[s] = active && source < batch_length;
+    }
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s) xs[s] = taken[s] ? args.x_at(columns[s], vector) : T{};
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s) {
+      if (taken[s]) sum += values[s] * xs[s];
+    }
+  }
+}
+
+template <class Args>
+__device__ inline void load_entry(const Args& args, std::int64_t entry, std::int64_t end,
+                                  typename Args::ordinal_type& column,
+                                  typename Args::value_type& a) {
+  column = {};
+  a = {};
+  if (entry < end) {
+    column = args.column(entry);
+    a = conjugate_if(args.value(entry), args.conjugate);
+  }
+}
+
+inline __device__ int batch_length(std::int64_t batch, std::int64_t end, int lanes) {
+  const std::int64_t left = end - batch;
+  return left <= 0 ? 0 : left < lanes ? static_cast<int>(left) : lanes;
+}
 
 template <class Args>
 __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     vector_group_spmv_kernel(Args args, int lanes) {
   using T = typename Args::value_type;
+  using Ordinal = typename Args::ordinal_type;
   constexpr int kWidth = Args::kVectors;
   const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  const std::int64_t row = thread / lanes;
+  const std::int64_t first_row = thread / lanes * kGroupRows;
   const int lane = static_cast<int>(threadIdx.x) % lanes;
-  T sums[kWidth] = {};
-  // Rows past the end still take part in the shuffles below, which need the whole warp.
-  if (row < args.num_rows) {
-    const std::int64_t end = args.row_begin(row + 1);
-    for (std::int64_t entry = args.row_begin(row) + lane; entry < end; entry += lanes) {
-      const T a = conjugate_if(args.value(entry), args.conjugate);
-      const auto column = args.column(entry);
+  const int vector = lane % kWidth;
+  const int slot = lane / kWidth;
+  const bool active = vector < args.num_vectors;
+  // Rows past the end are empty (they start where the matrix ends) and still take part: the
+  // shuffles below need the whole warp.
+  std::int64_t starts[kGroupRows + 1];
 #pragma unroll
-      for (int w = 0; w < kWidth; ++w) {
-        if (w < args.num_vectors) sums[w] += a * args.x_at(column, w);
-      }
-    }
+  for (int r = 0; r <= kGroupRows; ++r) {
+    starts[r] = args.row_begin(first_row + r < args.num_rows ? first_row + r : args.num_rows);
+  }
+  Ordinal first_columns[kGroupRows];
+  T first_values[kGroupRows];
+#pragma unroll
+  for (int r = 0; r < kGroupRows; ++r) {
+    load_entry(args, starts[r] + lane, starts[r + 1], first_columns[r], first_values[r]);
+    if (slot == 0 && active && first_row + r < args.num_rows)
+      args.prefetch_y(first_row + r, vector);
   }
 #pragma unroll
-  for (int w = 0; w < kWidth; ++w) sums[w] = group_sum(sums[w], lanes);
-  if (lane == 0 && row < args.num_rows) {
-#pragma unroll
-    for (int w = 0; w < kWidth; ++w) {
-      if (w < args.num_vectors) args.store(row, w, sums[w]);
+  for (int r = 0; r < kGroupRows; ++r) {
+    const std::int64_t end = starts[r + 1];
+    T sum{};
+    multiply_batch(args, first_columns[r], first_values[r], batch_length(starts[r], end, lanes),
+                   lanes, slot, vector, active, sum);
+    for (std::int64_t batch = starts[r] + lanes; __any_sync(0xffffffffu, batch < end);
+         batch += lanes) {
+      Ordinal column;
+      T a;
+      load_entry(args, batch + lane, end, column, a);
+      multiply_batch(args, column, a, batch_length(batch, end, lanes), lanes, slot, vector, active,
+                     sum);
     }
+    for (int offset = lanes / 2; offset >= kWidth; offset /= 2) {
+      sum += shuffle_down(sum, offset, lanes);
+    }
+    if (slot == 0 && active && first_row + r < args.num_rows)
+      args.store(first_row + r, vector, sum);
   }
 }
 
-// lanes: a power of two, at most 32 (one thread per row with 1).
+// lanes: a power of two from Width to 32; lanes / Width entries of a row are multiplied at once.
 template <class Args>
 void launch_vector_group(const Args& args, int lanes, cudaStream_t stream) {
-  const std::int64_t threads = args.num_rows * lanes;
+  const std::int64_t groups = (args.num_rows + kGroupRows - 1) / kGroupRows;
+  const std::int64_t threads = groups * lanes;
   const auto blocks =
       static_cast<unsigned>((threads + kVectorGroupBlockThreads - 1) / kVectorGroupBlockThreads);
   vector_group_spmv_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(args, lanes);
