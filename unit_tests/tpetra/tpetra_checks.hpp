@@ -22,16 +22,16 @@ inline std::uint64_t shared_seed() {
 }
 
 // Every mode, 1 and 3 vectors, beta 0 / 1 / -0.5, through the operator and through A itself.
-inline void expect_equivalent(const Teuchos::RCP<const Matrix>& A, std::uint64_t seed) {
-  const auto op = kspmv::tpetra::make_operator(A);
+template <class Operator>
+void expect_equivalent_modes(const Matrix& A, const Operator& op, std::uint64_t seed) {
   for (const auto mode : {Teuchos::NO_TRANS, Teuchos::TRANS, Teuchos::CONJ_TRANS}) {
     const bool forward = mode == Teuchos::NO_TRANS;
     for (const std::size_t vectors : {std::size_t{1}, std::size_t{3}}) {
       for (const Scalar beta : {0.0, 1.0, -0.5}) {
         SCOPED_TRACE("mode " + std::to_string(mode) + ", " + std::to_string(vectors) +
                      " vectors, beta " + std::to_string(beta));
-        MultiVector X(forward ? A->getDomainMap() : A->getRangeMap(), vectors);
-        MultiVector expected(forward ? A->getRangeMap() : A->getDomainMap(), vectors);
+        MultiVector X(forward ? A.getDomainMap() : A.getRangeMap(), vectors);
+        MultiVector expected(forward ? A.getRangeMap() : A.getDomainMap(), vectors);
         fill(X, seed);
         fill(expected, seed + 7);
         MultiVector Y(expected, Teuchos::Copy);
@@ -39,11 +39,21 @@ inline void expect_equivalent(const Teuchos::RCP<const Matrix>& A, std::uint64_t
           expected.putScalar(0.0);
           Y.putScalar(std::numeric_limits<Scalar>::quiet_NaN());  // must be overwritten
         }
-        A->apply(X, expected, mode, 1.5, beta);
-        op->apply(X, Y, mode, 1.5, beta);
+        A.apply(X, expected, mode, 1.5, beta);
+        op.apply(X, Y, mode, 1.5, beta);
         EXPECT_LT(relative_difference(Y, expected), 1e-13);
       }
     }
+  }
+}
+
+// The above with and without the interior rows multiplied while the Import is in flight.
+inline void expect_equivalent(const Teuchos::RCP<const Matrix>& A, std::uint64_t seed) {
+  const auto op = kspmv::tpetra::make_operator(A);
+  for (const bool overlap : {true, false}) {
+    SCOPED_TRACE(overlap ? "interior rows during the Import" : "every row after the Import");
+    op->set_overlap(overlap);
+    expect_equivalent_modes(*A, *op, seed);
   }
 }
 

@@ -199,7 +199,7 @@ struct PlanState {
   // power-law matrix) or MergePath was asked for. In LayoutRight, where a row of x is one read, a
   // whole group. In LayoutLeft each vector gathers from its own column of x, so a group runs from
   // L2 only while the part of its columns that rows in flight reach (the column reach, both sides
-  // of the diagonal) fits in half of L2: 8 columns of random columns gathered from DRAM ran 2.7x
+  // of the diagonal) fits in half of L2: 8 columns gathered at random from DRAM ran 2.7x
   // slower than 8 passes, each of whose column stayed in L2.
   int vectors_per_pass(const DenseBlock<const Scalar>& x) const {
     if (!regular || chosen == Algorithm::MergePath) return 1;

@@ -7,18 +7,24 @@
 //
 //   auto op = kspmv::tpetra::make_operator(A);          // Teuchos::RCP<const matrix>
 //   op->apply(X, Y, Teuchos::TRANS, alpha, beta);      // or hand op to Belos
+//
+// In mode N with one vector and a non-trivial Import, the rows that need no remote entry of X are
+// multiplied while the Import is in flight (interior_rows.hpp); set_overlap(false) turns that off.
 
 #include <Teuchos_RCP.hpp>
 #include <Tpetra_CrsMatrix.hpp>
 #include <Tpetra_MultiVector.hpp>
 #include <Tpetra_Operator.hpp>
 
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include <kspmv/errors.hpp>
 #include <kspmv/handle.hpp>
 #include <kspmv/spmv.hpp>
+#include <kspmv/tpetra/interior_rows.hpp>
 
 namespace kspmv::tpetra {
 
@@ -55,6 +61,9 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
   bool hasTransposeApply() const override { return true; }
 
   const matrix_type& matrix() const { return *A_; }
+  // Whether mode N with one vector multiplies the rows that need no remote X during the Import.
+  void set_overlap(bool overlap) { overlap_ = overlap; }
+  bool overlap() const { return overlap_; }
   // The handle of the local products: the algorithm it chose, its setup time.
   const handle_type& handle() const { return *handle_; }
 
@@ -78,7 +87,9 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
     const bool replicated = !Y.isDistributed() && A_->getComm()->getSize() != 1;
     if (replicated && A_->getComm()->getRank() > 0) beta = zero();
     const auto& graph = *A_->getGraph();
-    if (mode == Teuchos::NO_TRANS) {
+    if (mode == Teuchos::NO_TRANS && !replicated && overlaps(X, Y)) {
+      apply_overlapped(X, Y, alpha, beta);
+    } else if (mode == Teuchos::NO_TRANS) {
       apply_between(X, Y, mode, alpha, beta, graph.getImporter(), A_->getColMap(),
                     column_map_vectors_, graph.getExporter(), A_->getRowMap(), row_map_vectors_);
     } else {
@@ -123,6 +134,48 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
       Y.scale(beta);
     }
     Y.doExport(product, *scatter, Tpetra::ADD_ASSIGN);
+  }
+
+  // Mode N where the Import is non-trivial and the result needs no Export; one vector, so that the
+  // ranges of rows of X and Y are contiguous Views (several would be strided).
+  bool overlaps(const multivector_type& X, const multivector_type& Y) const {
+    const auto& graph = *A_->getGraph();
+    return overlap_ && X.getNumVectors() == 1 && !graph.getImporter().is_null() &&
+           graph.getExporter().is_null() && X.isConstantStride() && Y.isConstantStride() &&
+           &X != &Y;
+  }
+
+  // The interior rows' product while X's remote entries arrive, then the other rows'. Each row is
+  // summed by one product, as in the product of the whole matrix.
+  void apply_overlapped(const multivector_type& X, multivector_type& Y, Scalar alpha,
+                        Scalar beta) const {
+    using impl_scalar = typename multivector_type::impl_scalar_type;
+    const auto& importer = *A_->getGraph()->getImporter();
+    const auto& A_local = A_->getLocalMatrixDevice();
+    if (!interior_rows_ || !interior_rows_->made_for(A_local)) {
+      interior_rows_ =
+          std::make_unique<interior_rows_type>(A_local, importer.getNumSameIDs(), algorithm_);
+    }
+    auto& gathered = kept(column_map_vectors_, A_->getColMap(), 1);
+    gathered.beginImport(X, importer, Tpetra::INSERT);
+    const auto Y_local = beta == zero() ? Y.getLocalViewDevice(Tpetra::Access::OverwriteAll)
+                                        : Y.getLocalViewDevice(Tpetra::Access::ReadWrite);
+    const auto product = [&](typename interior_rows_type::Range& range, const auto& x) {
+      if (range.empty()) return;
+      const auto rows = std::make_pair(range.first, range.last);
+      kspmv::spmv(execution_space(), range.handle.get(), "N", static_cast<impl_scalar>(alpha),
+                  range.rows, x, static_cast<impl_scalar>(beta), Kokkos::subview(Y_local, rows, 0));
+    };
+    {
+      const auto X_local = X.getLocalViewDevice(Tpetra::Access::ReadOnly);
+      const auto same = static_cast<std::size_t>(importer.getNumSameIDs());
+      product(interior_rows_->interior(),
+              Kokkos::subview(X_local, std::make_pair(std::size_t{0}, same), 0));
+    }
+    gathered.endImport(X, importer, Tpetra::INSERT);
+    const auto X_gathered = gathered.getLocalViewDevice(Tpetra::Access::ReadOnly);
+    product(interior_rows_->before(), Kokkos::subview(X_gathered, Kokkos::ALL(), 0));
+    product(interior_rows_->after(), Kokkos::subview(X_gathered, Kokkos::ALL(), 0));
   }
 
   // The local product straight into Y, unless Y is strided or is X: then through a copy.
@@ -187,8 +240,12 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
     return *vectors;
   }
 
+  using interior_rows_type = InteriorRows<local_matrix_type, execution_space>;
+
   Teuchos::RCP<const matrix_type> A_;
   Algorithm algorithm_;
+  bool overlap_ = true;
+  mutable std::unique_ptr<interior_rows_type> interior_rows_;
   mutable std::unique_ptr<handle_type> handle_;
   mutable const void* bound_row_map_ = nullptr;
   mutable const void* bound_entries_ = nullptr;

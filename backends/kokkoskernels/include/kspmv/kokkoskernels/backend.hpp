@@ -8,7 +8,6 @@
 #include <type_traits>
 
 #include "kspmv/algorithm.hpp"
-#include "kspmv/detail/scale.hpp"
 #include "kspmv/kokkoskernels/compat.hpp"
 #include "kspmv/kokkoskernels/conjugate_mode.hpp"
 #include "kspmv/mode.hpp"
@@ -78,9 +77,10 @@ struct Backend {
     kokkoskernels::with_contiguous(exec, x, true, false, [&](const auto& x_kk) {
       kokkoskernels::with_contiguous(exec, y, beta != Scalar(0), true, [&](const auto& y_kk) {
         // Kokkos Kernels' transposed kernels scale y by multiplication, so 0 * NaN would survive:
-        // y is zeroed here and they are given beta = 1, which spares their own pass over y.
+        // y is zeroed here (one contiguous fill) and they are given beta = 1, which spares their
+        // own pass over y.
         const bool zeroed = beta == Scalar(0) && kspmv::is_transposed(mode);
-        if (zeroed) kspmv::detail::scale(exec, Scalar(0), y_kk);
+        if (zeroed) Kokkos::deep_copy(exec, y_kk, Scalar(0));
         if constexpr (!std::is_arithmetic_v<Scalar>) {
           if (mode == Mode::Conjugate) {
             kokkoskernels::conjugate_mode_spmv(
