@@ -117,25 +117,32 @@ __device__ inline T load_coherent(const T* pointer) {
   }
 }
 
+// f applied to a value, or to each part of a complex one: the warp shuffles move one real at a
+// time.
+template <class T, class F>
+__device__ inline T per_part(T value, F&& f) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return f(value);
+  } else {
+    return {f(value.re), f(value.im)};
+  }
+}
+
 template <class T>
 __device__ inline T shuffle_down(T value, unsigned offset, int width) {
-  if constexpr (std::is_arithmetic_v<T>) {
-    return __shfl_down_sync(0xffffffffu, value, offset, width);
-  } else {
-    return {__shfl_down_sync(0xffffffffu, value.re, offset, width),
-            __shfl_down_sync(0xffffffffu, value.im, offset, width)};
-  }
+  return per_part(value,
+                  [&](auto part) { return __shfl_down_sync(0xffffffffu, part, offset, width); });
+}
+
+template <class T>
+__device__ inline T shuffle_up(T value, unsigned offset) {
+  return per_part(value, [&](auto part) { return __shfl_up_sync(0xffffffffu, part, offset); });
 }
 
 // The value of lane `source` of each group of `width` lanes (a power of two).
 template <class T>
 __device__ inline T shuffle(T value, int source, int width) {
-  if constexpr (std::is_arithmetic_v<T>) {
-    return __shfl_sync(0xffffffffu, value, source, width);
-  } else {
-    return {__shfl_sync(0xffffffffu, value.re, source, width),
-            __shfl_sync(0xffffffffu, value.im, source, width)};
-  }
+  return per_part(value, [&](auto part) { return __shfl_sync(0xffffffffu, part, source, width); });
 }
 
 // The largest value over the warp, in every lane. Every lane of the warp must call it.
@@ -144,16 +151,6 @@ __device__ inline int warp_max(int value) {
     value = max(value, __shfl_xor_sync(0xffffffffu, value, offset));
   }
   return value;
-}
-
-template <class T>
-__device__ inline T shuffle_up(T value, unsigned offset) {
-  if constexpr (std::is_arithmetic_v<T>) {
-    return __shfl_up_sync(0xffffffffu, value, offset);
-  } else {
-    return {__shfl_up_sync(0xffffffffu, value.re, offset),
-            __shfl_up_sync(0xffffffffu, value.im, offset)};
-  }
 }
 
 // Sum over `width` consecutive lanes (a power of two), in a fixed tree order; lane 0 of each group
