@@ -38,6 +38,17 @@ class Handle {
   Algorithm algorithm() const { return state_.is_set_up() ? state_.algorithm() : requested_; }
   double setup_seconds() const { return state_.setup_seconds(); }
   bool is_set_up() const { return state_.is_set_up(); }
+  // One line saying what the plan runs and why (on Kokkos::Cuda: the kernel, what the analysis
+  // measured, how rank-2 calls group vectors); before the first call, what was requested.
+  std::string describe() const {
+    return state_.is_set_up() ? state_.describe()
+                              : "not set up yet (requested " + kspmv::to_string(requested_) +
+                                    "): the first spmv call with this handle sets it up";
+  }
+  // Device memory the handle holds besides the caller's arrays (on Kokkos::Cuda: the plan's
+  // analysis and scratch, A^T's structure after a transposed call, A^T's values while they are
+  // declared constant).
+  std::size_t workspace_bytes() const { return state_.workspace_bytes(); }
 
   // A's values may change between any two calls by default. Declaring them constant lets a
   // backend keep derived copies: on Kokkos::Cuda, transposed calls then read a transposed copy of

@@ -83,7 +83,7 @@ class SkewedRows : public ::testing::Test {
 using CudaPlanOnSkewedRows = SkewedRows;
 using CudaWithoutPlan = SkewedRows;
 
-// One vector, and three in LayoutRight (the kernel that multiplies a group of vectors at once).
+// One vector, and three in LayoutRight (on these irregular rows: one pass per vector).
 TEST_F(CudaPlanOnSkewedRows, HundredCallsAreBitwiseIdentical) {
   Stream stream;
   for (const std::int64_t vectors : {1, 3}) {
@@ -105,6 +105,31 @@ TEST_F(CudaPlanOnSkewedRows, HundredCallsAreBitwiseIdentical) {
       apply_without_plan(Mode::NoTranspose, 1.5, A().matrix(), x_device.const_block(), 0.0, y,
                          stream.get());
     });
+  }
+}
+
+// Rows of similar length: rank-2 calls run the kernel that multiplies a group of vectors at once
+// (3 and 12 vectors, rows longer than a group's batch of entries), in both layouts.
+TEST_F(CudaPlanOnSkewedRows, HundredGroupedCallsOnRegularRowsAreBitwiseIdentical) {
+  const Csr regular =
+      random_csr<double, std::int32_t, std::int32_t>(5000, 4000, RowShape{10, 50}, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> device(regular);
+  Stream stream;
+  for (const std::int64_t vectors : {3, 12}) {
+    for (const bool right : {false, true}) {
+      const Layout layout{right, 0, 0};
+      const auto x = random_block<double>(regular.num_cols, vectors, rng);
+      const DeviceBlock<double> x_device(x, layout);
+      for (const Algorithm algorithm : kAlgorithms) {
+        SCOPED_TRACE(to_string(algorithm) + ", " + std::to_string(vectors) + " vectors, " +
+                     (right ? "LayoutRight" : "LayoutLeft"));
+        Plan<double, std::int32_t, std::int32_t> plan(device.matrix(), algorithm, stream.get());
+        expect_hundred_identical_calls(regular, vectors, layout, [&](const DenseBlock<double>& y) {
+          plan.apply(Mode::NoTranspose, 1.5, device.matrix(), x_device.const_block(), 0.0, y,
+                     stream.get());
+        });
+      }
+    }
   }
 }
 
@@ -171,6 +196,28 @@ TEST_F(CudaPlanOnSkewedRows, FirstTransposedCallJoinsSetupTime) {
                         kContiguous, rng),
             "");
   EXPECT_GT(plan.setup_seconds(), planned);
+}
+
+// describe() names the kernel and what chose it; A^T's plan and memory join after a transposed
+// call.
+TEST_F(CudaPlanOnSkewedRows, DescribesItselfAndCountsItsMemory) {
+  Stream stream;
+  Plan<double, std::int32_t, std::int32_t> plan(A().matrix(), Algorithm::Auto, stream.get());
+  const std::string planned = plan.describe();
+  EXPECT_EQ(planned.rfind(to_string(plan.algorithm()) + " (chosen by Auto)", 0), 0u) << planned;
+  EXPECT_NE(planned.find("irregular rows"), std::string::npos) << planned;
+  EXPECT_NE(planned.find("several vectors"), std::string::npos) << planned;
+  EXPECT_EQ(planned.find("A^T"), std::string::npos) << planned;
+  const std::size_t bytes = plan.workspace_bytes();
+  EXPECT_GT(bytes, 0u);
+  EXPECT_EQ(
+      check_apply(plan, A(), host, Mode::Transpose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
+      "");
+  EXPECT_NE(plan.describe().find("A^T built"), std::string::npos) << plan.describe();
+  // A^T's row map, rows and source positions at least.
+  EXPECT_GE(plan.workspace_bytes(),
+            bytes + static_cast<std::size_t>(host.num_cols + 1 + 2 * host.num_entries()) *
+                        sizeof(std::int32_t));
 }
 
 TEST_F(CudaWithoutPlan, CachedPlanStaysRightForAnotherStructureInTheSameArrays) {

@@ -12,6 +12,7 @@
 #include <KokkosSparse_CrsMatrix.hpp>
 
 #include <string>
+#include <type_traits>
 
 #include "spmv_harness.hpp"
 
@@ -78,8 +79,16 @@ void check_every_overload(std::mt19937_64& rng) {
   kspmv::spmv("N", alpha, A, x_dev.view(), beta, y_plain.view());
   kspmv::spmv(ExecSpace(), "N", alpha, A, x_dev.view(), beta, y_instance.view());
   kspmv::Handle<std::remove_const_t<decltype(A)>> handle;
+  EXPECT_EQ(handle.describe().rfind("not set up yet (requested Auto)", 0), 0u) << handle.describe();
   kspmv::spmv(ExecSpace(), &handle, "N", alpha, A, x_dev.view(), beta, y_handle.view());
   ExecSpace().fence();
+  // What runs, named first: the kernel Auto chose on Kokkos::Cuda, Kokkos Kernels elsewhere.
+  EXPECT_EQ(handle.describe().rfind(kspmv::to_string(handle.algorithm()), 0), 0u)
+      << handle.describe();
+  // Kokkos Kernels' backend keeps nothing of its own; kspmv's CUDA plan keeps its analysis.
+  constexpr bool kokkos_kernels =
+      std::is_same_v<kspmv::detail::backend_for_t<ExecSpace>, kspmv::kokkoskernels::Backend>;
+  EXPECT_EQ(handle.workspace_bytes() == 0, kokkos_kernels);
   EXPECT_EQ(reference::compare(expected, y_plain.download()), "") << "spmv(mode, ...)";
   EXPECT_EQ(reference::compare(expected, y_instance.download()), "") << "spmv(exec, mode, ...)";
   EXPECT_EQ(reference::compare(expected, y_handle.download()), "") << "spmv(exec, &handle, ...)";

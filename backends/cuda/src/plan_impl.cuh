@@ -6,9 +6,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <iomanip>
 #include <limits>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <type_traits>
 
@@ -212,6 +215,40 @@ struct PlanState {
         current_device_facts().l2_bytes / 2 / column_bytes, 1, kMaxVectorsPerLaunch));
   }
 
+  // The kernel, what the analysis measured, how rank-2 calls group vectors, and A^T's plan.
+  std::string describe() const {
+    std::ostringstream text;
+    text << to_string(chosen)
+         << (requested == Algorithm::Auto ? " (chosen by Auto)" : " (requested)") << " for "
+         << num_rows() << " x " << num_cols() << " with " << num_entries()
+         << " entries: " << std::fixed << std::setprecision(1) << mean_row_length()
+         << " per row, longest " << longest << (regular ? " (regular rows)" : " (irregular rows)");
+    if (column_reach != std::numeric_limits<std::int64_t>::max()) {
+      text << ", 9 in 10 sampled entries within " << column_reach << " columns of the diagonal";
+    }
+    const DenseBlock<const Scalar> left_columns{nullptr, num_cols(), 2, 1, num_cols()};
+    const DenseBlock<const Scalar> right_rows{nullptr, num_cols(), 2, 2, 1};
+    text << "; several vectors: LayoutRight " << vectors_per_pass(right_rows)
+         << " per pass over A, LayoutLeft " << vectors_per_pass(left_columns);
+    if (transposed) {
+      text << "; modes T and H: A^T built, " << transposed->state->describe();
+    }
+    return text.str();
+  }
+
+  // Device memory held besides the caller's arrays.
+  std::size_t workspace_bytes() const {
+    std::size_t bytes = workspace.size();
+    if (transposed) {
+      const auto& t = *transposed;
+      bytes += t.structure.row_map.size() * sizeof(Offset) +
+               t.structure.entries.size() * sizeof(Ordinal) +
+               t.structure.source_entry.size() * sizeof(Offset) + t.values.size() * sizeof(Scalar) +
+               t.state->workspace_bytes();
+    }
+    return bytes;
+  }
+
   // One launch of the chosen kernel over the rows `args` describes (A's, or A^T's). A group of
   // vectors runs the one kernel that reads A once for all of them, with the chosen algorithm's
   // lanes per row (one for Scalar, Vector's own, else as Vector would choose them), but at least
@@ -379,6 +416,16 @@ Algorithm Plan<Scalar, Ordinal, Offset>::algorithm() const {
 template <class Scalar, class Ordinal, class Offset>
 double Plan<Scalar, Ordinal, Offset>::setup_seconds() const {
   return state_->setup_seconds;
+}
+
+template <class Scalar, class Ordinal, class Offset>
+std::string Plan<Scalar, Ordinal, Offset>::describe() const {
+  return state_->describe();
+}
+
+template <class Scalar, class Ordinal, class Offset>
+std::size_t Plan<Scalar, Ordinal, Offset>::workspace_bytes() const {
+  return state_->workspace_bytes();
 }
 
 template <class Scalar, class Ordinal, class Offset>

@@ -11,6 +11,8 @@
 //       Algorithm algorithm() const;                       // chosen at setup
 //       double setup_seconds() const;
 //       bool is_set_up() const;
+//       std::string describe() const;                      // what runs and why, one line
+//       std::size_t workspace_bytes() const;               // device memory held
 //       void set_values_constant(bool);                    // see Handle; may keep derived copies
 //       void values_changed();
 //     };

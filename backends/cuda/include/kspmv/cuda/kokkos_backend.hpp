@@ -7,8 +7,10 @@
 #include <Kokkos_Core.hpp>
 
 #include <complex>
+#include <cstddef>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <type_traits>
 
 #include "kspmv/algorithm.hpp"
@@ -79,6 +81,10 @@ struct KokkosBackend {
       return plan_ ? plan_->setup_seconds() : kokkoskernels_.setup_seconds();
     }
     bool is_set_up() const { return plan_ != nullptr || kokkoskernels_.is_set_up(); }
+    std::string describe() const { return plan_ ? plan_->describe() : kokkoskernels_.describe(); }
+    std::size_t workspace_bytes() const {
+      return plan_ ? plan_->workspace_bytes() : kokkoskernels_.workspace_bytes();
+    }
     void set_values_constant(bool constant) {
       values_constant_ = constant;
       if (plan_) plan_->set_values_constant(constant);

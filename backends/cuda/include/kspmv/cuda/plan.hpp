@@ -8,7 +8,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <memory>
+#include <string>
 
 #include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/operands.hpp"
@@ -38,6 +40,13 @@ class Plan {
 
   Algorithm algorithm() const;
   double setup_seconds() const;
+  // One line saying which kernel the plan runs and why: what the analysis measured (row lengths,
+  // how far columns lie from the diagonal), how many vectors of a rank-2 call one pass over A
+  // multiplies in each layout, and A^T's plan once a transposed call made it.
+  std::string describe() const;
+  // Device memory the plan holds besides the caller's arrays: its analysis and scratch, A^T's
+  // structure and plan, and A^T's values while they are declared constant.
+  std::size_t workspace_bytes() const;
 
   // y = beta*y + alpha*op(A)*x. A must have the structure the plan was built for (same pointers and
   // sizes; otherwise kspmv::unsupported_argument), x and y op(A)'s shapes (otherwise

@@ -5,6 +5,8 @@
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
+#include <string>
 #include <type_traits>
 
 #include "kspmv/algorithm.hpp"
@@ -46,6 +48,11 @@ struct Backend {
     // Kokkos Kernels sets its own handle up inside the first call; there is no separate setup.
     double setup_seconds() const { return 0.0; }
     bool is_set_up() const { return set_up_; }
+    std::string describe() const {
+      return "KokkosKernels: KokkosSparse::spmv on the caller's arrays, no analysis of kspmv's";
+    }
+    // kspmv keeps nothing on the device; Kokkos Kernels' own handle (4.3 and later) is not counted.
+    std::size_t workspace_bytes() const { return 0; }
     // Nothing derived from the values is kept.
     void set_values_constant(bool) {}
     void values_changed() {}
