@@ -64,7 +64,8 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
   // Whether mode N with one vector multiplies the rows that need no remote X during the Import.
   void set_overlap(bool overlap) { overlap_ = overlap; }
   bool overlap() const { return overlap_; }
-  // The handle of the local products: the algorithm it chose, its setup time.
+  // The handle of the local products: the algorithm it chose, its setup time. (Overlapped calls
+  // multiply three ranges of rows, each through a handle of its own.)
   const handle_type& handle() const { return *handle_; }
 
   // Y = beta Y + alpha op(A) X, op(A) = A, A^T or A^H. beta == 0 overwrites Y (NaN included).
