@@ -45,10 +45,24 @@ void check_matrix(const char* caller, const CsrMatrix<Scalar, Ordinal, Offset>& 
   }
 }
 
-// Throws kspmv::dimension_mismatch, naming `caller` and every shape, unless x and y fit op(A).
+// Throws kspmv::unsupported_argument unless `array` is aligned to its element's size, which
+// complex arrays must be (as cuSPARSE requires; Kokkos::complex always is): the kernels read a
+// complex value with one vector load.
+template <class Scalar>
+void check_aligned(const char* caller, const char* name, const Scalar* array) {
+  constexpr auto alignment = alignof(device_t<Scalar>);
+  if (reinterpret_cast<std::uintptr_t>(array) % alignment != 0) {
+    throw unsupported_argument(std::string(caller) + ": " + name + " is not aligned to " +
+                               std::to_string(alignment) +
+                               " bytes (arrays of complex values must be aligned to their size)");
+  }
+}
+
+// Throws kspmv::dimension_mismatch, naming `caller` and every shape, unless x and y fit op(A), and
+// kspmv::unsupported_argument for a misaligned array of values.
 template <class Scalar, class Ordinal, class Offset>
-void check_call_shapes(const char* caller, Mode mode, const CsrMatrix<Scalar, Ordinal, Offset>& A,
-                       const DenseBlock<const Scalar>& x, const DenseBlock<Scalar>& y) {
+void check_call_operands(const char* caller, Mode mode, const CsrMatrix<Scalar, Ordinal, Offset>& A,
+                         const DenseBlock<const Scalar>& x, const DenseBlock<Scalar>& y) {
   const auto rows = static_cast<std::int64_t>(A.num_rows);
   const auto cols = static_cast<std::int64_t>(A.num_cols);
   const bool transposed = is_transposed(mode);
@@ -60,6 +74,9 @@ void check_call_shapes(const char* caller, Mode mode, const CsrMatrix<Scalar, Or
                              shape_string(x.num_rows, x.num_vectors) + ", y is " +
                              shape_string(y.num_rows, y.num_vectors));
   }
+  check_aligned(caller, "A's values", A.values);
+  check_aligned(caller, "x", x.data);
+  check_aligned(caller, "y", y.data);
 }
 
 // Finishes the calls whose result needs no product (y empty: nothing; alpha == 0 or A empty: y =

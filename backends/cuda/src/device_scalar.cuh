@@ -10,11 +10,27 @@
 namespace kspmv::cuda::detail {
 
 // Same layout as std::complex<Real> (two consecutive Reals), so arrays of one can be read as the
-// other.
+// other. Aligned to its size, as Kokkos::complex is and cuSPARSE requires of complex arrays, so
+// that one value is one 8- or 16-byte load: two loads of half the width double the load
+// instructions and the requests for x (call_operands.cuh checks the alignment of the user's
+// arrays).
 template <class Real>
-struct Complex {
+struct alignas(2 * sizeof(Real)) Complex {
+  using real_type = Real;
   Real re;
   Real im;
+};
+
+// The CUDA vector type of a Complex<Real>'s size, for its loads and stores.
+template <class Real>
+struct pair_of;
+template <>
+struct pair_of<float> {
+  using type = float2;
+};
+template <>
+struct pair_of<double> {
+  using type = double2;
 };
 
 template <class Real>
@@ -69,25 +85,29 @@ __device__ inline T conjugate_if(T value, bool conjugate) {
   }
 }
 
+// `load` (one of the cache-hinted intrinsics) of a value, a complex one as one vector load.
+template <class T, class Load>
+__device__ inline T load_with(const T* pointer, Load&& load) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return load(pointer);
+  } else {
+    using Pair = typename pair_of<typename T::real_type>::type;
+    const Pair pair = load(reinterpret_cast<const Pair*>(pointer));
+    return {pair.x, pair.y};
+  }
+}
+
 // Read-only (non-coherent cache) load.
 template <class T>
 __device__ inline T load_readonly(const T* pointer) {
-  if constexpr (std::is_arithmetic_v<T>) {
-    return __ldg(pointer);
-  } else {
-    return {__ldg(&pointer->re), __ldg(&pointer->im)};
-  }
+  return load_with(pointer, [](auto* p) { return __ldg(p); });
 }
 
 // Load of data read once (the matrix): evict-first in L1 and L2, so that x, which is gathered many
 // times, keeps its place in L2.
 template <class T>
 __device__ inline T load_streaming(const T* pointer) {
-  if constexpr (std::is_arithmetic_v<T>) {
-    return __ldcs(pointer);
-  } else {
-    return {__ldcs(&pointer->re), __ldcs(&pointer->im)};
-  }
+  return load_with(pointer, [](auto* p) { return __ldcs(p); });
 }
 
 // Store of data written once (y), evict-first likewise.
@@ -96,8 +116,8 @@ __device__ inline void store_streaming(T* pointer, T value) {
   if constexpr (std::is_arithmetic_v<T>) {
     __stcs(pointer, value);
   } else {
-    __stcs(&pointer->re, value.re);
-    __stcs(&pointer->im, value.im);
+    using Pair = typename pair_of<typename T::real_type>::type;
+    __stcs(reinterpret_cast<Pair*>(pointer), Pair{value.re, value.im});
   }
 }
 
@@ -110,11 +130,7 @@ __device__ inline void prefetch_to_l2(const T* pointer) {
 // Load that bypasses L1: sees what other blocks wrote (after their __threadfence) in this launch.
 template <class T>
 __device__ inline T load_coherent(const T* pointer) {
-  if constexpr (std::is_arithmetic_v<T>) {
-    return __ldcg(pointer);
-  } else {
-    return {__ldcg(&pointer->re), __ldcg(&pointer->im)};
-  }
+  return load_with(pointer, [](auto* p) { return __ldcg(p); });
 }
 
 // f applied to a value, or to each part of a complex one: the warp shuffles move one real at a

@@ -108,19 +108,19 @@ struct PlanState {
     }
     const auto n = static_cast<std::size_t>(num_blocks);
     // Parts in order of decreasing alignment, so each stays aligned.
-    workspace = DeviceBuffer<unsigned char>((1 + kReachBuckets) * sizeof(unsigned long long) +
-                                            2 * (n + 1) * sizeof(std::int64_t) + 2 * n * sizeof(T) +
-                                            n * sizeof(int));
+    workspace = DeviceBuffer<unsigned char>(2 * n * sizeof(T) +
+                                            (1 + kReachBuckets) * sizeof(unsigned long long) +
+                                            2 * (n + 1) * sizeof(std::int64_t) + n * sizeof(int));
     unsigned char* next = workspace.data();
     const auto carve = [&next](auto*& part, std::size_t count) {
       part = reinterpret_cast<std::remove_reference_t<decltype(part)>>(next);
       next += count * sizeof(*part);
     };
+    carve(pieces, n);  // first: a complex T is aligned to 16 bytes
+    carve(head_pieces, n);
     carve(analysis, 1 + kReachBuckets);
     carve(block_rows, n + 1);
     carve(block_entries, n + 1);
-    carve(pieces, n);
-    carve(head_pieces, n);
     carve(arrivals, n);
     KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals, 0, n * sizeof(int), stream));
   }
@@ -445,7 +445,7 @@ void Plan<Scalar, Ordinal, Offset>::apply(Mode mode, Scalar alpha, const Matrix&
                                           DenseBlock<Scalar> y, cudaStream_t stream) {
   auto& s = *state_;
   s.check_structure(A);
-  detail::check_call_shapes("kspmv::cuda::Plan::apply", mode, A, x, y);
+  detail::check_call_operands("kspmv::cuda::Plan::apply", mode, A, x, y);
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
   if (is_transposed(mode)) {
     auto& t = s.transposed_plan(stream);

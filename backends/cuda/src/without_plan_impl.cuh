@@ -25,7 +25,7 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<Scalar, Ordinal
                         cudaStream_t stream) {
   constexpr const char* kCaller = "kspmv::cuda::apply_without_plan";
   detail::check_matrix(kCaller, A);
-  detail::check_call_shapes(kCaller, mode, A, x, y);
+  detail::check_call_operands(kCaller, mode, A, x, y);
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
   if (is_transposed(mode)) {
     Plan<Scalar, Ordinal, Offset>(A, Algorithm::Auto, stream)
