@@ -6,6 +6,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <iterator>
 #include <random>
 #include <string>
 #include <tuple>
@@ -172,14 +173,18 @@ TYPED_TEST(CudaPlanTest, RowsAroundTheSharedMemoryCapacity) {
   SCOPED_TRACE(seed_message(this->seed));
   using Ordinal = typename TestFixture::Index;
   using Offset = typename TestFixture::RowOffset;
-  // A block stages at most 2048 products: rows just under, at and over it, runs of rows that fit
-  // alone but not together, among short rows (so a block's rows come in several pieces).
-  const std::int64_t pattern[] = {3, 0, 2047, 1, 2048, 2049, 0, 4097, 5, 700, 700, 700, 700, 1};
+  // A block stages at most 2048 products (1024 in complex double): rows just under, at and over
+  // either, runs of rows that fit alone but not together, among short rows (so a block's rows come
+  // in several pieces).
+  const std::int64_t pattern[] = {3,    0,   2047, 1,   2048, 2049, 0,    4097, 5,
+                                  700,  700, 700,  700, 1,    1023, 1024, 1025, 0,
+                                  2049, 350, 350,  350, 350,  350,  7};
   typename TestFixture::Csr A;
   A.num_rows = 3000;
   A.num_cols = 4500;
   for (std::int64_t i = 0; i < A.num_rows; ++i) {
-    const std::int64_t length = i % 40 < 14 ? pattern[i % 40] : 2;
+    const auto in_pattern = static_cast<std::size_t>(i % 40);
+    const std::int64_t length = in_pattern < std::size(pattern) ? pattern[in_pattern] : 2;
     for (std::int64_t k = 0; k < length; ++k) {
       A.entries.push_back(static_cast<Ordinal>((k * 11 + i) % A.num_cols));
       A.values.push_back(this->random_scalar());
@@ -232,6 +237,39 @@ TYPED_TEST(CudaPlanTest, RankTwoInGroupsOfVectors) {
                    (y_layout.right ? "LayoutRight" : "LayoutLeft"));
       for (const Mode mode : kModes) {
         this->expect_all_algorithms(A, mode, vectors, x_layout, y_layout);
+      }
+    }
+  }
+}
+
+// Irregular rows in rank-2 calls: rows longer than one chunk (512 entries) are shared out over
+// warps and joined, so lengths around one and two chunks and a row of many chunks, among short rows
+// and empty ones, for one group of vectors and more than one.
+TYPED_TEST(CudaPlanTest, RankTwoLongRowsInChunks) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using Ordinal = typename TestFixture::Index;
+  using Offset = typename TestFixture::RowOffset;
+  const std::int64_t long_rows[] = {512, 513, 1024, 1025, 1536, 20000, 511};
+  typename TestFixture::Csr A;
+  A.num_rows = 4000;
+  A.num_cols = 3000;
+  for (std::int64_t i = 0; i < A.num_rows; ++i) {
+    const std::int64_t length = i % 500 == 7 ? long_rows[i / 500 % std::size(long_rows)] : i % 5;
+    for (std::int64_t k = 0; k < length; ++k) {
+      A.entries.push_back(static_cast<Ordinal>((k * 13 + i) % A.num_cols));
+      A.values.push_back(this->random_scalar());
+    }
+    A.row_map.push_back(static_cast<Offset>(A.entries.size()));
+  }
+  const Layout left{false, 0, 0};
+  const Layout right{true, 0, 0};
+  for (const std::int64_t vectors : {2, 8, 33}) {
+    for (const Layout& layout : {left, right}) {
+      SCOPED_TRACE(std::to_string(vectors) + " vectors, " +
+                   (layout.right ? "LayoutRight" : "LayoutLeft"));
+      for (const Mode mode : {Mode::NoTranspose, Mode::ConjugateTranspose}) {
+        this->expect_all_algorithms(A, mode, vectors, layout, layout);
       }
     }
   }

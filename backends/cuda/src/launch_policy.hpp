@@ -11,17 +11,20 @@
 
 namespace kspmv::cuda::detail {
 
-// Adaptive: 256 threads, 2048 staged products (16 KiB in fp64), windows of 1024 path steps, so that
-// one batch of 4 loads per thread covers most blocks' entries. Measured on an H100 (see
-// perf_tests/NOTES.md): 16 KiB per block in fp32 too (windows of 2048) was slower everywhere, 1.35x
-// on the short-row matrix; windows of 512 made the stencil 1.36x slower (fp64).
+// Adaptive: 256 threads, 16 KiB of staged products (2048 in fp64), windows of half as many path
+// steps, so that one batch of loads per thread (4 in fp64) covers most blocks' entries. Measured on
+// an H100 (see perf_tests/NOTES.md): 16 KiB per block in fp32 too (windows of 2048) was slower
+// everywhere, 1.35x on the short-row matrix; windows of 512 made the stencil 1.36x slower (fp64).
+// Complex double keeps 16 KiB (1024 products, windows of 512): with 2048 its 37 KiB per block
+// allowed 6 blocks per SM, left L1 a sixth of the SM's 256 KiB for x, and under the 8-block
+// register cap spilled 312 bytes; the suite's complex records ran 0.77x cuSPARSE (NOTES.md).
 // MinBlocksPerSm, the residency the kernel is compiled for: 8 caps registers at 32 and suits
 // regular rows (stencil fp64 541 us, 591 us with 6); 6 leaves 40 registers and suits irregular
 // rows, whose x gathers miss in cache (few-dense-rows fp64 491 us, 563 us with 8).
-template <int MinBlocksPerSm>
+template <int MinBlocksPerSm, class T>
 struct AdaptiveShape {
   static constexpr int kBlockThreads = 256;
-  static constexpr int kCapacity = 2048;
+  static constexpr int kCapacity = sizeof(T) > 8 ? 1024 : 2048;
   static constexpr int kWindow = kCapacity / 2;
   static constexpr int kLoadBatch = kWindow / kBlockThreads;
   // Rows longer than this are summed by a whole warp instead of a group of a few lanes.
@@ -31,8 +34,10 @@ struct AdaptiveShape {
   static constexpr int kOwnerWindows = 4;
   static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
 };
-using RegularRowsAdaptiveShape = AdaptiveShape<8>;
-using IrregularRowsAdaptiveShape = AdaptiveShape<6>;
+template <class T>
+using RegularRowsAdaptiveShape = AdaptiveShape<8, T>;
+template <class T>
+using IrregularRowsAdaptiveShape = AdaptiveShape<6, T>;
 
 // MergePath: 256 threads x 8 path items per tile.
 struct MergePathShape {

@@ -23,6 +23,7 @@
 #include "kspmv/cuda/plan.hpp"
 #include "kspmv/errors.hpp"
 #include "launch_policy.hpp"
+#include "long_row_chunks.cuh"
 #include "merge_path_kernel.cuh"
 #include "row_statistics.cuh"
 #include "scalar_kernel.cuh"
@@ -58,10 +59,11 @@ struct PlanState {
   // microseconds): Auto's analysis result, then where each Adaptive block's or MergePath tile's
   // share of the merge path begins, and the scratch that joins rows split over blocks.
   DeviceBuffer<unsigned char> workspace;
-  // The analysis: the longest row's length, then the column reach histogram (row_statistics.cuh).
+  // The analysis: the row length figures, then the column reach histogram (row_statistics.cuh).
   unsigned long long* analysis = nullptr;
   unsigned long long longest = 0;
-  bool regular = true;  // the longest row is not far above the mean
+  unsigned long long long_rows = 0;  // longer than kLongRowChunkEntries
+  bool regular = true;               // the longest row is not far above the mean
   // Nine in ten sampled entries lie within this many columns of the diagonal.
   std::int64_t column_reach = std::numeric_limits<std::int64_t>::max();
   std::int64_t num_blocks = 0;
@@ -70,6 +72,10 @@ struct PlanState {
   T* pieces = nullptr;                    // pieces of rows split over blocks (MergePath: carries)
   T* head_pieces = nullptr;               // MergePath: the piece a tile ends a split row with
   int* arrivals = nullptr;                // counters for joining the pieces, zero between launches
+  // Irregular rows: the long rows' chunks for rank-2 calls (long_row_chunks.cuh), in an allocation
+  // of their own, made only where there are such rows.
+  DeviceBuffer<unsigned char> long_row_workspace;
+  LongRowChunks<T> long_row_chunks;
   std::unique_ptr<Transposed> transposed;
   bool values_constant = false;
   // A cached plan (plan_cache.hpp): Adaptive's blocks check their boundaries on the device.
@@ -104,48 +110,59 @@ struct PlanState {
     if (requested == Algorithm::MergePath) {
       num_blocks = blocks_for(path_length, MergePathShape::kTileItems);
     } else if (requested == Algorithm::Adaptive || requested == Algorithm::Auto) {
-      num_blocks = blocks_for(path_length, RegularRowsAdaptiveShape::kWindow);
+      num_blocks = blocks_for(path_length, RegularRowsAdaptiveShape<T>::kWindow);
     }
     const auto n = static_cast<std::size_t>(num_blocks);
     // Parts in order of decreasing alignment, so each stays aligned.
-    workspace = DeviceBuffer<unsigned char>(2 * n * sizeof(T) +
-                                            (1 + kReachBuckets) * sizeof(unsigned long long) +
-                                            2 * (n + 1) * sizeof(std::int64_t) + n * sizeof(int));
+    workspace = DeviceBuffer<unsigned char>(
+        2 * n * sizeof(T) + (kRowLengthFigures + kReachBuckets) * sizeof(unsigned long long) +
+        2 * (n + 1) * sizeof(std::int64_t) + n * sizeof(int));
     unsigned char* next = workspace.data();
-    const auto carve = [&next](auto*& part, std::size_t count) {
-      part = reinterpret_cast<std::remove_reference_t<decltype(part)>>(next);
-      next += count * sizeof(*part);
-    };
+    auto carve = carver(workspace);
     carve(pieces, n);  // first: a complex T is aligned to 16 bytes
     carve(head_pieces, n);
-    carve(analysis, 1 + kReachBuckets);
+    carve(analysis, kRowLengthFigures + kReachBuckets);
     carve(block_rows, n + 1);
     carve(block_entries, n + 1);
     carve(arrivals, n);
     KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals, 0, n * sizeof(int), stream));
   }
 
+  // Hands out consecutive parts of `buffer`, each `count` elements of its pointer's type, in the
+  // order asked: ask in order of decreasing alignment, so that each part stays aligned.
+  static auto carver(DeviceBuffer<unsigned char>& buffer) {
+    return [next = buffer.data()](auto*& part, std::size_t count) mutable {
+      part = reinterpret_cast<std::remove_reference_t<decltype(part)>>(next);
+      next += count * sizeof(*part);
+    };
+  }
+
   // Row lengths and column reach on the device (row_statistics.cuh), read back in one copy.
   void analyse(cudaStream_t stream) {
     if (num_rows() == 0) return;
-    KSPMV_CUDA_CHECK(cudaMemsetAsync(analysis, 0, (1 + kReachBuckets) * sizeof *analysis, stream));
+    constexpr int kFigures = kRowLengthFigures + kReachBuckets;
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(analysis, 0, kFigures * sizeof *analysis, stream));
     constexpr int kThreads = 256;
     const unsigned blocks = std::min(grid_for(num_rows(), kThreads), 4096u);
-    longest_row_kernel<<<blocks, kThreads, 0, stream>>>(matrix.row_map, num_rows(), analysis);
+    row_lengths_kernel<<<blocks, kThreads, 0, stream>>>(matrix.row_map, num_rows(),
+                                                        kLongRowChunkEntries, analysis);
     KSPMV_CUDA_CHECK(cudaGetLastError());
     const std::int64_t row_step = std::max<std::int64_t>(1, num_rows() / kReachSampleRows);
     const std::int64_t sampled_rows = (num_rows() + row_step - 1) / row_step;
     column_reach_kernel<<<grid_for(sampled_rows * 32, kThreads), kThreads, 0, stream>>>(
-        matrix.row_map, matrix.entries, num_rows(), num_cols(), row_step, analysis + 1);
+        matrix.row_map, matrix.entries, num_rows(), num_cols(), row_step,
+        analysis + kRowLengthFigures);
     KSPMV_CUDA_CHECK(cudaGetLastError());
-    unsigned long long result[1 + kReachBuckets];
+    unsigned long long result[kFigures];
     KSPMV_CUDA_CHECK(
         cudaMemcpyAsync(result, analysis, sizeof result, cudaMemcpyDeviceToHost, stream));
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
-    longest = result[0];
+    longest = result[kLongestRow];
+    long_rows = result[kLongRows];
+    long_row_chunks.num_chunks = static_cast<std::int64_t>(result[kLongRowChunks]);
     regular = static_cast<double>(longest) <=
               policy.irregular_row_factor * mean_row_length() + policy.irregular_row_slack;
-    column_reach = reach_quantile(result + 1, 0.9);
+    column_reach = reach_quantile(result + kRowLengthFigures, 0.9);
   }
 
   // The reach below which `fraction` of the histogram's entries lie (a power of two).
@@ -175,14 +192,15 @@ struct PlanState {
 
   void prepare(cudaStream_t stream) {
     constexpr int kThreads = 256;
+    share_out_long_rows(stream);
     switch (chosen) {
       case Algorithm::Vector:
         vector_lanes = vector_lanes_for(mean_row_length());
         break;
       case Algorithm::Adaptive:
         adaptive_row_blocks_kernel<<<grid_for(num_blocks + 1, kThreads), kThreads, 0, stream>>>(
-            matrix.row_map, num_rows(), num_blocks, RegularRowsAdaptiveShape::kWindow, block_rows,
-            block_entries);
+            matrix.row_map, num_rows(), num_blocks, RegularRowsAdaptiveShape<T>::kWindow,
+            block_rows, block_entries);
         KSPMV_CUDA_CHECK(cudaGetLastError());
         break;
       case Algorithm::MergePath:
@@ -196,16 +214,48 @@ struct PlanState {
     }
   }
 
+  // Irregular rows with rows too long for a group of lanes: the table that shares them out over
+  // warps in rank-2 calls (long_row_chunks.cuh), or none. None for a cached plan, which may be
+  // used for another structure at the same addresses (its table would list other rows).
+  void share_out_long_rows(cudaStream_t stream) {
+    if (regular || long_rows == 0 || check_block_boundaries || chosen == Algorithm::MergePath) {
+      long_row_chunks = {};
+      return;
+    }
+    const auto rows = static_cast<std::size_t>(long_rows);
+    const auto chunks = static_cast<std::size_t>(long_row_chunks.num_chunks);
+    long_row_workspace = DeviceBuffer<unsigned char>(
+        chunks * kMaxVectorsPerLaunch * sizeof(T) + rows * sizeof(LongRow) +
+        chunks * sizeof(std::int64_t) + 2 * sizeof(unsigned long long) + rows * sizeof(int));
+    LongRow* long_row_list = nullptr;
+    std::int64_t* chunk_rows = nullptr;
+    unsigned long long* counters = nullptr;
+    auto carve = carver(long_row_workspace);
+    carve(long_row_chunks.pieces, chunks * kMaxVectorsPerLaunch);
+    carve(long_row_list, rows);
+    carve(chunk_rows, chunks);
+    carve(counters, 2);
+    carve(long_row_chunks.arrivals, rows);
+    KSPMV_CUDA_CHECK(
+        cudaMemsetAsync(counters, 0, 2 * sizeof(unsigned long long) + rows * sizeof(int), stream));
+    constexpr int kThreads = 256;
+    list_long_rows_kernel<<<std::min(grid_for(num_rows(), kThreads), 4096u), kThreads, 0, stream>>>(
+        matrix.row_map, num_rows(), counters, long_row_list, chunk_rows);
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+    long_row_chunks.rows = long_row_list;
+    long_row_chunks.chunk_rows = chunk_rows;
+  }
+
   // How many vectors of a rank-2 call one pass over A multiplies (measured on an H100,
-  // perf_tests/NOTES.md "Several vectors at once"): one where rows are irregular (the group kernel
-  // walks a long row with one group of lanes, where Adaptive shares it out: 29x slower on the
-  // power-law matrix) or MergePath was asked for. In LayoutRight, where a row of x is one read, a
-  // whole group. In LayoutLeft each vector gathers from its own column of x, so a group runs from
-  // L2 only while the part of its columns that rows in flight reach (the column reach, both sides
-  // of the diagonal) fits in half of L2: 8 columns gathered at random from DRAM ran 2.7x
-  // slower than 8 passes, each of whose column stayed in L2.
+  // perf_tests/NOTES.md "Several vectors at once"): one where MergePath was asked for, or where
+  // rows are irregular and a cached plan cannot share out the long ones (the group kernel walking a
+  // long row with one group of lanes ran 29x slower than Adaptive on the power-law matrix). In
+  // LayoutRight, where a row of x is one read, a whole group. In LayoutLeft each vector gathers
+  // from its own column of x, so a group runs from L2 only while the part of its columns that rows
+  // in flight reach (the column reach, both sides of the diagonal) fits in half of L2: 8 columns
+  // gathered at random from DRAM ran 2.7x slower than 8 passes, each of whose column stayed in L2.
   int vectors_per_pass(const DenseBlock<const Scalar>& x) const {
-    if (!regular || chosen == Algorithm::MergePath) return 1;
+    if (chosen == Algorithm::MergePath || (!regular && check_block_boundaries)) return 1;
     if (x.col_stride == 1) return kMaxVectorsPerLaunch;
     const std::int64_t reached_rows =
         column_reach >= x.num_rows / 2 ? x.num_rows : 2 * column_reach + 1;
@@ -230,6 +280,10 @@ struct PlanState {
     const DenseBlock<const Scalar> right_rows{nullptr, num_cols(), 2, 2, 1};
     text << "; several vectors: LayoutRight " << vectors_per_pass(right_rows)
          << " per pass over A, LayoutLeft " << vectors_per_pass(left_columns);
+    if (long_row_chunks.num_chunks > 0) {
+      text << ", the " << long_rows << " rows longer than " << kLongRowChunkEntries
+           << " shared out in " << long_row_chunks.num_chunks << " chunks";
+    }
     if (transposed) {
       text << "; modes T and H: A^T built, " << transposed->state->describe();
     }
@@ -238,7 +292,7 @@ struct PlanState {
 
   // Device memory held besides the caller's arrays.
   std::size_t workspace_bytes() const {
-    std::size_t bytes = workspace.size();
+    std::size_t bytes = workspace.size() + long_row_workspace.size();
     if (transposed) {
       const auto& t = *transposed;
       bytes += t.structure.row_map.size() * sizeof(Offset) +
@@ -252,14 +306,19 @@ struct PlanState {
   // One launch of the chosen kernel over the rows `args` describes (A's, or A^T's). A group of
   // vectors runs the one kernel that reads A once for all of them, with the chosen algorithm's
   // lanes per row (one for Scalar, Vector's own, else as Vector would choose them), but at least
-  // one per vector of the group.
+  // one per vector of the group; then, if the plan shares out long rows, the kernel of their
+  // chunks.
   template <class Args>
   void launch(const Args& args, cudaStream_t stream) const {
     if constexpr (Args::kVectors > 1) {
       const int lanes = chosen == Algorithm::Scalar   ? 1
                         : chosen == Algorithm::Vector ? vector_lanes
                                                       : vector_lanes_for(mean_row_length());
-      launch_vector_group(args, std::max(lanes, Args::kVectors), stream);
+      const bool shared_out = long_row_chunks.num_chunks > 0;
+      launch_vector_group(
+          args, std::max(lanes, Args::kVectors),
+          shared_out ? kLongRowChunkEntries : std::numeric_limits<std::int64_t>::max(), stream);
+      launch_long_row_chunks(args, long_row_chunks, stream);
     } else {
       launch_single(args, stream);
     }
@@ -280,11 +339,11 @@ struct PlanState {
         // Gathered values need an index register more: under the 32-register cap they spilled
         // 140 bytes (fp64), and transposed calls ran 1.2-1.3x slower (perf_tests/NOTES.md).
         if constexpr (Args::gathered_values) {
-          launch_adaptive<IrregularRowsAdaptiveShape>(args, stream);
+          launch_adaptive<IrregularRowsAdaptiveShape<T>>(args, stream);
         } else if (regular) {
-          launch_adaptive<RegularRowsAdaptiveShape>(args, stream);
+          launch_adaptive<RegularRowsAdaptiveShape<T>>(args, stream);
         } else {
-          launch_adaptive<IrregularRowsAdaptiveShape>(args, stream);
+          launch_adaptive<IrregularRowsAdaptiveShape<T>>(args, stream);
         }
         break;
       case Algorithm::MergePath: {

@@ -1,27 +1,46 @@
 #pragma once
-// The analysis the plan runs on the device: the longest row (the mean is known on the host), and
-// how far from the diagonal a sample of rows reaches for its columns. Reads the row map once and a
-// few thousand rows of column indices, far less than one SpMV reads.
+// The analysis the plan runs on the device: the longest row (the mean is known on the host), the
+// rows too long for one group of lanes of a rank-2 call, and how far from the diagonal a sample of
+// rows reaches for its columns. Reads the row map once and a few thousand rows of column indices,
+// far less than one SpMV reads.
 
 #include <cstdint>
 
 namespace kspmv::cuda::detail {
 
+// What the row lengths say, in the order longest_row_kernel accumulates them.
+enum RowLengthFigure { kLongestRow, kLongRows, kLongRowChunks, kRowLengthFigures };
+
+// figures[kLongestRow] = the longest row's length; figures[kLongRows] = how many rows are longer
+// than chunk_entries, figures[kLongRowChunks] = how many chunks of chunk_entries they make.
 template <class Offset>
-__global__ void longest_row_kernel(const Offset* row_map, std::int64_t num_rows,
-                                   unsigned long long* longest) {
-  unsigned long long local = 0;
+__global__ void row_lengths_kernel(const Offset* row_map, std::int64_t num_rows,
+                                   std::int64_t chunk_entries, unsigned long long* figures) {
+  unsigned long long longest = 0;
+  unsigned long long long_rows = 0;
+  unsigned long long chunks = 0;
   const std::int64_t stride = gridDim.x * static_cast<std::int64_t>(blockDim.x);
   for (std::int64_t row = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
        row < num_rows; row += stride) {
-    const auto length = static_cast<unsigned long long>(row_map[row + 1] - row_map[row]);
-    local = length > local ? length : local;
+    const auto length = static_cast<std::int64_t>(row_map[row + 1] - row_map[row]);
+    longest = max(longest, static_cast<unsigned long long>(length));
+    if (length > chunk_entries) {
+      ++long_rows;
+      chunks += static_cast<unsigned long long>((length + chunk_entries - 1) / chunk_entries);
+    }
   }
   for (int offset = 16; offset > 0; offset /= 2) {
-    const unsigned long long other = __shfl_down_sync(0xffffffffu, local, offset);
-    local = other > local ? other : local;
+    longest = max(longest, __shfl_down_sync(0xffffffffu, longest, offset));
+    long_rows += __shfl_down_sync(0xffffffffu, long_rows, offset);
+    chunks += __shfl_down_sync(0xffffffffu, chunks, offset);
   }
-  if (threadIdx.x % 32 == 0) atomicMax(longest, local);
+  if (threadIdx.x % 32 == 0) {
+    atomicMax(figures + kLongestRow, longest);
+    if (long_rows != 0) {
+      atomicAdd(figures + kLongRows, long_rows);
+      atomicAdd(figures + kLongRowChunks, chunks);
+    }
+  }
 }
 
 // Column reach: an entry (row, column) reaches |column - row * cols / rows| columns away from the

@@ -6,9 +6,10 @@
 // (coalesced), hands them to the slots by shuffles, and issues the x loads of several steps
 // together; at the end the slots' sums are added in a fixed tree order: deterministic, like every
 // kernel here. A group takes kGroupRows rows in turn, their starts and first entries loaded
-// together, so that a row's DRAM round trips overlap its neighbour's. Measured on an H100 (fp64,
-// k = 8, perf_tests/NOTES.md): 1, 2 and 4 rows per group ran the 27-point stencil in LayoutRight
-// in 3.25, 2.48 and 2.52 ms, uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
+// together, so that a row's DRAM round trips overlap its neighbour's. Rows longer than
+// `longest_own_row` are skipped: long_row_chunks.cuh shares them out over warps. Measured on an
+// H100 (fp64, k = 8, perf_tests/NOTES.md): 1, 2 and 4 rows per group ran the 27-point stencil in
+// LayoutRight in 3.25, 2.48 and 2.52 ms, uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
 
 #include <cuda_runtime_api.h>
 
@@ -80,7 +81,7 @@ inline __device__ int batch_length(std::int64_t batch, std::int64_t end, int lan
 
 template <class Args>
 __global__ void __launch_bounds__(kVectorGroupBlockThreads)
-    vector_group_spmv_kernel(Args args, int lanes) {
+    vector_group_spmv_kernel(Args args, int lanes, std::int64_t longest_own_row) {
   using T = typename Args::value_type;
   using Ordinal = typename Args::ordinal_type;
   constexpr int kWidth = Args::kVectors;
@@ -97,17 +98,21 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
   for (int r = 0; r <= kGroupRows; ++r) {
     starts[r] = args.row_begin(first_row + r < args.num_rows ? first_row + r : args.num_rows);
   }
+  std::int64_t ends[kGroupRows];
+  bool mine[kGroupRows];
   Ordinal first_columns[kGroupRows];
   T first_values[kGroupRows];
 #pragma unroll
   for (int r = 0; r < kGroupRows; ++r) {
-    load_entry(args, starts[r] + lane, starts[r + 1], first_columns[r], first_values[r]);
-    if (slot == 0 && active && first_row + r < args.num_rows)
-      args.prefetch_y(first_row + r, vector);
+    const bool own_row = starts[r + 1] - starts[r] <= longest_own_row;
+    ends[r] = own_row ? starts[r + 1] : starts[r];
+    mine[r] = own_row && slot == 0 && active && first_row + r < args.num_rows;
+    load_entry(args, starts[r] + lane, ends[r], first_columns[r], first_values[r]);
+    if (mine[r]) args.prefetch_y(first_row + r, vector);
   }
 #pragma unroll
   for (int r = 0; r < kGroupRows; ++r) {
-    const std::int64_t end = starts[r + 1];
+    const std::int64_t end = ends[r];
     T sum{};
     multiply_batch(args, first_columns[r], first_values[r], batch_length(starts[r], end, lanes),
                    lanes, slot, vector, active, sum);
@@ -122,19 +127,20 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     for (int offset = lanes / 2; offset >= kWidth; offset /= 2) {
       sum += shuffle_down(sum, offset, lanes);
     }
-    if (slot == 0 && active && first_row + r < args.num_rows)
-      args.store(first_row + r, vector, sum);
+    if (mine[r]) args.store(first_row + r, vector, sum);
   }
 }
 
 // lanes: a power of two from Width to 32; lanes / Width entries of a row are multiplied at once.
 template <class Args>
-void launch_vector_group(const Args& args, int lanes, cudaStream_t stream) {
+void launch_vector_group(const Args& args, int lanes, std::int64_t longest_own_row,
+                         cudaStream_t stream) {
   const std::int64_t groups = (args.num_rows + kGroupRows - 1) / kGroupRows;
   const std::int64_t threads = groups * lanes;
   const auto blocks =
       static_cast<unsigned>((threads + kVectorGroupBlockThreads - 1) / kVectorGroupBlockThreads);
-  vector_group_spmv_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(args, lanes);
+  vector_group_spmv_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(args, lanes,
+                                                                            longest_own_row);
 }
 
 }  // namespace kspmv::cuda::detail

@@ -1,0 +1,121 @@
+#pragma once
+// Long rows of a rank-2 call. The group kernel (vector_group_kernel.cuh) walks a row with one group
+// of lanes, so a row of 200,000 entries would keep one group busy while the rest of the GPU idles.
+// Rows longer than kLongRowChunkEntries are therefore left to this kernel: the plan cuts each into
+// chunks of that many entries (a table made once, at plan time), a warp multiplies one chunk for
+// every vector of the group and stores its piece, and the last warp of a row to arrive adds the
+// row's pieces in chunk order and writes y: no floating-point atomics, bitwise reproducible.
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "spmv_arguments.cuh"
+#include "vector_group_kernel.cuh"
+
+namespace kspmv::cuda::detail {
+
+// 16 batches of a warp: about as many steps as a group spends on a row of the uniform matrices.
+inline constexpr std::int64_t kLongRowChunkEntries = 512;
+
+// A long row: its index and its chunks [first_chunk, first_chunk + num_chunks).
+struct LongRow {
+  std::int64_t row;
+  std::int64_t first_chunk;
+  std::int64_t num_chunks;
+};
+
+// The plan's table. The order of rows and chunks in it is whatever the building kernel's atomics
+// gave; the result does not depend on it, since each chunk covers fixed entries of its row and a
+// row's pieces are added in the order of its chunks.
+template <class T>
+struct LongRowChunks {
+  std::int64_t num_chunks = 0;
+  const LongRow* rows = nullptr;
+  const std::int64_t* chunk_rows = nullptr;  // chunk c belongs to rows[chunk_rows[c]]
+  T* pieces = nullptr;      // chunk c's piece of vector v: pieces[c * Width + v] (Width <= 32)
+  int* arrivals = nullptr;  // per long row, zero between launches
+};
+
+// Lists the rows longer than kLongRowChunkEntries; counters = {rows listed, chunks listed}, zero
+// before the launch.
+template <class Offset>
+__global__ void list_long_rows_kernel(const Offset* row_map, std::int64_t num_rows,
+                                      unsigned long long* counters, LongRow* rows,
+                                      std::int64_t* chunk_rows) {
+  const std::int64_t stride = gridDim.x * static_cast<std::int64_t>(blockDim.x);
+  for (std::int64_t row = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+       row < num_rows; row += stride) {
+    const auto length = static_cast<std::int64_t>(row_map[row + 1] - row_map[row]);
+    if (length <= kLongRowChunkEntries) continue;
+    const std::int64_t chunks = (length + kLongRowChunkEntries - 1) / kLongRowChunkEntries;
+    const auto index = static_cast<std::int64_t>(atomicAdd(counters, 1ull));
+    const auto first =
+        static_cast<std::int64_t>(atomicAdd(counters + 1, static_cast<unsigned long long>(chunks)));
+    rows[index] = {row, first, chunks};
+    for (std::int64_t c = 0; c < chunks; ++c) chunk_rows[first + c] = index;
+  }
+}
+
+// A warp per chunk: lane = slot * Width + vector, as in the group kernel, over 32 lanes.
+template <class Args>
+__global__ void __launch_bounds__(kVectorGroupBlockThreads)
+    long_row_chunks_kernel(Args args, LongRowChunks<typename Args::value_type> chunks) {
+  using T = typename Args::value_type;
+  using Ordinal = typename Args::ordinal_type;
+  constexpr int kWidth = Args::kVectors;
+  constexpr int kLanes = 32;
+  const std::int64_t chunk =
+      (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / kLanes;
+  if (chunk >= chunks.num_chunks) return;  // the whole warp
+  const int lane = static_cast<int>(threadIdx.x) % kLanes;
+  const int vector = lane % kWidth;
+  const int slot = lane / kWidth;
+  const bool active = vector < args.num_vectors;
+  const std::int64_t owner = chunks.chunk_rows[chunk];
+  const LongRow long_row = chunks.rows[owner];
+  const std::int64_t begin =
+      args.row_begin(long_row.row) + (chunk - long_row.first_chunk) * kLongRowChunkEntries;
+  const std::int64_t end = min(begin + kLongRowChunkEntries, args.row_begin(long_row.row + 1));
+  T sum{};
+  for (std::int64_t batch = begin; batch < end; batch += kLanes) {
+    Ordinal column;
+    T a;
+    load_entry(args, batch + lane, end, column, a);
+    multiply_batch(args, column, a, batch_length(batch, end, kLanes), kLanes, slot, vector, active,
+                   sum);
+  }
+  for (int offset = kLanes / 2; offset >= kWidth; offset /= 2) {
+    sum += shuffle_down(sum, offset, kLanes);
+  }
+  if (slot == 0) chunks.pieces[chunk * kWidth + vector] = sum;
+  __threadfence();  // every lane that stored a piece, before lane 0 counts the warp in
+  __syncwarp();
+  int arrived = 0;
+  if (lane == 0) arrived = atomicAdd(chunks.arrivals + owner, 1);
+  arrived = __shfl_sync(0xffffffffu, arrived, 0);
+  if (arrived != long_row.num_chunks - 1) return;
+  __threadfence();
+  if (slot == 0 && active) {
+    T total{};
+    for (std::int64_t c = long_row.first_chunk; c < long_row.first_chunk + long_row.num_chunks;
+         ++c) {
+      total += load_coherent(chunks.pieces + c * kWidth + vector);
+    }
+    args.store(long_row.row, vector, total);
+  }
+  if (lane == 0) chunks.arrivals[owner] = 0;
+}
+
+template <class Args>
+void launch_long_row_chunks(const Args& args,
+                            const LongRowChunks<typename Args::value_type>& chunks,
+                            cudaStream_t stream) {
+  if (chunks.num_chunks == 0) return;
+  constexpr int kWarpsPerBlock = kVectorGroupBlockThreads / 32;
+  const auto blocks =
+      static_cast<unsigned>((chunks.num_chunks + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  long_row_chunks_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(args, chunks);
+}
+
+}  // namespace kspmv::cuda::detail
