@@ -242,15 +242,15 @@ TYPED_TEST(CudaPlanTest, RankTwoInGroupsOfVectors) {
   }
 }
 
-// Irregular rows in rank-2 calls: rows longer than one chunk (512 entries) are shared out over
-// warps and joined, so lengths around one and two chunks and a row of many chunks, among short rows
-// and empty ones, for one group of vectors and more than one.
+// Irregular rows in rank-2 calls: rows longer than 64 entries are shared out over warps in chunks
+// of 512 and joined, so lengths around 64, one and two chunks and a row of many chunks, among short
+// rows and empty ones, for one group of vectors and more than one.
 TYPED_TEST(CudaPlanTest, RankTwoLongRowsInChunks) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
   using Ordinal = typename TestFixture::Index;
   using Offset = typename TestFixture::RowOffset;
-  const std::int64_t long_rows[] = {512, 513, 1024, 1025, 1536, 20000, 511};
+  const std::int64_t long_rows[] = {64, 65, 512, 513, 1024, 1025, 1536, 20000};
   typename TestFixture::Csr A;
   A.num_rows = 4000;
   A.num_cols = 3000;

@@ -1,8 +1,8 @@
 #pragma once
 // Long rows of a rank-2 call. The group kernel (vector_group_kernel.cuh) walks a row with one group
 // of lanes, so a row of 200,000 entries would keep one group busy while the rest of the GPU idles.
-// Rows longer than kLongRowChunkEntries are therefore left to this kernel: the plan cuts each into
-// chunks of that many entries (a table made once, at plan time), a warp multiplies one chunk for
+// Rows longer than kLongRowEntries are therefore left to this kernel: the plan cuts each into
+// chunks of kLongRowChunkEntries (a table made once, at plan time), a warp multiplies one chunk for
 // every vector of the group and stores its piece, and the last warp of a row to arrive adds the
 // row's pieces in chunk order and writes y: no floating-point atomics, bitwise reproducible.
 
@@ -15,7 +15,11 @@
 
 namespace kspmv::cuda::detail {
 
-// 16 batches of a warp: about as many steps as a group spends on a row of the uniform matrices.
+// Rows longer than kLongRowEntries, in chunks of kLongRowChunkEntries, a warp's 16 batches.
+// Measured on an H100 (fp32, k = 8, LayoutRight, perf_tests/NOTES.md): with rows of up to 512
+// entries left to the group kernel, the power-law matrix ran 0.95 ms (0.72x cuSPARSE): a group of 8
+// lanes walks such a row one entry per step, where most rows take a few steps.
+inline constexpr std::int64_t kLongRowEntries = 64;
 inline constexpr std::int64_t kLongRowChunkEntries = 512;
 
 // A long row: its index and its chunks [first_chunk, first_chunk + num_chunks).
@@ -37,7 +41,7 @@ struct LongRowChunks {
   int* arrivals = nullptr;  // per long row, zero between launches
 };
 
-// Lists the rows longer than kLongRowChunkEntries; counters = {rows listed, chunks listed}, zero
+// Lists the rows longer than kLongRowEntries; counters = {rows listed, chunks listed}, zero
 // before the launch.
 template <class Offset>
 __global__ void list_long_rows_kernel(const Offset* row_map, std::int64_t num_rows,
@@ -47,7 +51,7 @@ __global__ void list_long_rows_kernel(const Offset* row_map, std::int64_t num_ro
   for (std::int64_t row = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
        row < num_rows; row += stride) {
     const auto length = static_cast<std::int64_t>(row_map[row + 1] - row_map[row]);
-    if (length <= kLongRowChunkEntries) continue;
+    if (length <= kLongRowEntries) continue;
     const std::int64_t chunks = (length + kLongRowChunkEntries - 1) / kLongRowChunkEntries;
     const auto index = static_cast<std::int64_t>(atomicAdd(counters, 1ull));
     const auto first =

@@ -62,7 +62,7 @@ struct PlanState {
   // The analysis: the row length figures, then the column reach histogram (row_statistics.cuh).
   unsigned long long* analysis = nullptr;
   unsigned long long longest = 0;
-  unsigned long long long_rows = 0;  // longer than kLongRowChunkEntries
+  unsigned long long long_rows = 0;  // longer than kLongRowEntries
   bool regular = true;               // the longest row is not far above the mean
   // Nine in ten sampled entries lie within this many columns of the diagonal.
   std::int64_t column_reach = std::numeric_limits<std::int64_t>::max();
@@ -144,7 +144,7 @@ struct PlanState {
     KSPMV_CUDA_CHECK(cudaMemsetAsync(analysis, 0, kFigures * sizeof *analysis, stream));
     constexpr int kThreads = 256;
     const unsigned blocks = std::min(grid_for(num_rows(), kThreads), 4096u);
-    row_lengths_kernel<<<blocks, kThreads, 0, stream>>>(matrix.row_map, num_rows(),
+    row_lengths_kernel<<<blocks, kThreads, 0, stream>>>(matrix.row_map, num_rows(), kLongRowEntries,
                                                         kLongRowChunkEntries, analysis);
     KSPMV_CUDA_CHECK(cudaGetLastError());
     const std::int64_t row_step = std::max<std::int64_t>(1, num_rows() / kReachSampleRows);
@@ -248,14 +248,17 @@ struct PlanState {
 
   // How many vectors of a rank-2 call one pass over A multiplies (measured on an H100,
   // perf_tests/NOTES.md "Several vectors at once"): one where MergePath was asked for, or where
-  // rows are irregular and a cached plan cannot share out the long ones (the group kernel walking a
-  // long row with one group of lanes ran 29x slower than Adaptive on the power-law matrix). In
-  // LayoutRight, where a row of x is one read, a whole group. In LayoutLeft each vector gathers
-  // from its own column of x, so a group runs from L2 only while the part of its columns that rows
-  // in flight reach (the column reach, both sides of the diagonal) fits in half of L2: 8 columns
-  // gathered at random from DRAM ran 2.7x slower than 8 passes, each of whose column stayed in L2.
+  // rows are irregular and either a cached plan cannot share out the long ones (the group kernel
+  // walking a long row with one group of lanes ran 29x slower than Adaptive on the power-law
+  // matrix) or x is LayoutLeft (power-law fp32, k = 8: 1.19 ms in single-vector passes, 2.05 ms in
+  // groups of 3). In LayoutRight, where a row of x is one read, a whole group. In LayoutLeft each
+  // vector gathers from its own column of x, so a group runs from L2 only while the part of its
+  // columns that rows in flight reach (the column reach, both sides of the diagonal) fits in half
+  // of L2: 8 columns gathered at random from DRAM ran 2.7x slower than 8 passes, each of whose
+  // column stayed in L2.
   int vectors_per_pass(const DenseBlock<const Scalar>& x) const {
-    if (chosen == Algorithm::MergePath || (!regular && check_block_boundaries)) return 1;
+    if (chosen == Algorithm::MergePath) return 1;
+    if (!regular && (check_block_boundaries || x.col_stride != 1)) return 1;
     if (x.col_stride == 1) return kMaxVectorsPerLaunch;
     const std::int64_t reached_rows =
         column_reach >= x.num_rows / 2 ? x.num_rows : 2 * column_reach + 1;
@@ -281,8 +284,8 @@ struct PlanState {
     text << "; several vectors: LayoutRight " << vectors_per_pass(right_rows)
          << " per pass over A, LayoutLeft " << vectors_per_pass(left_columns);
     if (long_row_chunks.num_chunks > 0) {
-      text << ", the " << long_rows << " rows longer than " << kLongRowChunkEntries
-           << " shared out in " << long_row_chunks.num_chunks << " chunks";
+      text << ", the " << long_rows << " rows longer than " << kLongRowEntries << " shared out in "
+           << long_row_chunks.num_chunks << " chunks";
     }
     if (transposed) {
       text << "; modes T and H: A^T built, " << transposed->state->describe();
@@ -315,9 +318,9 @@ struct PlanState {
                         : chosen == Algorithm::Vector ? vector_lanes
                                                       : vector_lanes_for(mean_row_length());
       const bool shared_out = long_row_chunks.num_chunks > 0;
-      launch_vector_group(
-          args, std::max(lanes, Args::kVectors),
-          shared_out ? kLongRowChunkEntries : std::numeric_limits<std::int64_t>::max(), stream);
+      launch_vector_group(args, std::max(lanes, Args::kVectors),
+                          shared_out ? kLongRowEntries : std::numeric_limits<std::int64_t>::max(),
+                          stream);
       launch_long_row_chunks(args, long_row_chunks, stream);
     } else {
       launch_single(args, stream);

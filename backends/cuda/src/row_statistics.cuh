@@ -12,10 +12,11 @@ namespace kspmv::cuda::detail {
 enum RowLengthFigure { kLongestRow, kLongRows, kLongRowChunks, kRowLengthFigures };
 
 // figures[kLongestRow] = the longest row's length; figures[kLongRows] = how many rows are longer
-// than chunk_entries, figures[kLongRowChunks] = how many chunks of chunk_entries they make.
+// than long_row_entries, figures[kLongRowChunks] = how many chunks of chunk_entries they make.
 template <class Offset>
 __global__ void row_lengths_kernel(const Offset* row_map, std::int64_t num_rows,
-                                   std::int64_t chunk_entries, unsigned long long* figures) {
+                                   std::int64_t long_row_entries, std::int64_t chunk_entries,
+                                   unsigned long long* figures) {
   unsigned long long longest = 0;
   unsigned long long long_rows = 0;
   unsigned long long chunks = 0;
@@ -24,7 +25,7 @@ __global__ void row_lengths_kernel(const Offset* row_map, std::int64_t num_rows,
        row < num_rows; row += stride) {
     const auto length = static_cast<std::int64_t>(row_map[row + 1] - row_map[row]);
     longest = max(longest, static_cast<unsigned long long>(length));
-    if (length > chunk_entries) {
+    if (length > long_row_entries) {
       ++long_rows;
       chunks += static_cast<unsigned long long>((length + chunk_entries - 1) / chunk_entries);
     }
