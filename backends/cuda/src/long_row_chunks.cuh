@@ -66,7 +66,6 @@ template <class Args>
 __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     long_row_chunks_kernel(Args args, LongRowChunks<typename Args::value_type> chunks) {
   using T = typename Args::value_type;
-  using Ordinal = typename Args::ordinal_type;
   constexpr int kWidth = Args::kVectors;
   constexpr int kLanes = 32;
   const std::int64_t chunk =
@@ -82,16 +81,8 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
       args.row_begin(long_row.row) + (chunk - long_row.first_chunk) * kLongRowChunkEntries;
   const std::int64_t end = min(begin + kLongRowChunkEntries, args.row_begin(long_row.row + 1));
   T sum{};
-  for (std::int64_t batch = begin; batch < end; batch += kLanes) {
-    Ordinal column;
-    T a;
-    load_entry(args, batch + lane, end, column, a);
-    multiply_batch(args, column, a, batch_length(batch, end, kLanes), kLanes, slot, vector, active,
-                   sum);
-  }
-  for (int offset = kLanes / 2; offset >= kWidth; offset /= 2) {
-    sum += shuffle_down(sum, offset, kLanes);
-  }
+  multiply_entries(args, begin, end, kLanes, lane, slot, vector, active, sum);
+  sum = add_slots<kWidth>(sum, kLanes);
   if (slot == 0) chunks.pieces[chunk * kWidth + vector] = sum;
   __threadfence();  // every lane that stored a piece, before lane 0 counts the warp in
   __syncwarp();

@@ -79,6 +79,31 @@ inline __device__ int batch_length(std::int64_t batch, std::int64_t end, int lan
   return left <= 0 ? 0 : left < lanes ? static_cast<int>(left) : lanes;
 }
 
+// sum += the products of this lane's vector with the entries [batch, end) of its group's row,
+// `lanes` entries loaded at a time. Every lane of the warp calls it, as the shuffles need.
+template <class Args>
+__device__ inline void multiply_entries(const Args& args, std::int64_t batch, std::int64_t end,
+                                        int lanes, int lane, int slot, int vector, bool active,
+                                        typename Args::value_type& sum) {
+  for (; __any_sync(0xffffffffu, batch < end); batch += lanes) {
+    typename Args::ordinal_type column;
+    typename Args::value_type a;
+    load_entry(args, batch + lane, end, column, a);
+    multiply_batch(args, column, a, batch_length(batch, end, lanes), lanes, slot, vector, active,
+                   sum);
+  }
+}
+
+// The sums of one vector over the slots of a group of `lanes`, added in a fixed tree order: the
+// total is in the group's first Width lanes (slot 0).
+template <int Width, class T>
+__device__ inline T add_slots(T sum, int lanes) {
+  for (int offset = lanes / 2; offset >= Width; offset /= 2) {
+    sum += shuffle_down(sum, offset, lanes);
+  }
+  return sum;
+}
+
 template <class Args>
 __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     vector_group_spmv_kernel(Args args, int lanes, std::int64_t longest_own_row) {
@@ -116,17 +141,8 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     T sum{};
     multiply_batch(args, first_columns[r], first_values[r], batch_length(starts[r], end, lanes),
                    lanes, slot, vector, active, sum);
-    for (std::int64_t batch = starts[r] + lanes; __any_sync(0xffffffffu, batch < end);
-         batch += lanes) {
-      Ordinal column;
-      T a;
-      load_entry(args, batch + lane, end, column, a);
-      multiply_batch(args, column, a, batch_length(batch, end, lanes), lanes, slot, vector, active,
-                     sum);
-    }
-    for (int offset = lanes / 2; offset >= kWidth; offset /= 2) {
-      sum += shuffle_down(sum, offset, lanes);
-    }
+    multiply_entries(args, starts[r] + lanes, end, lanes, lane, slot, vector, active, sum);
+    sum = add_slots<kWidth>(sum, lanes);
     if (mine[r]) args.store(first_row + r, vector, sum);
   }
 }
