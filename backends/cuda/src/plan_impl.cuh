@@ -117,7 +117,6 @@ struct PlanState {
     workspace = DeviceBuffer<unsigned char>(
         2 * n * sizeof(T) + (kRowLengthFigures + kReachBuckets) * sizeof(unsigned long long) +
         2 * (n + 1) * sizeof(std::int64_t) + n * sizeof(int));
-    unsigned char* next = workspace.data();
     auto carve = carver(workspace);
     carve(pieces, n);  // first: a complex T is aligned to 16 bytes
     carve(head_pieces, n);
