@@ -42,7 +42,7 @@ CSV_COLUMNS = ("matrix", "backend", "algorithm", "chosen_algorithm", "precision"
                "layout", "rows", "cols",
                "nnz", "setup_seconds", "seconds_per_call", "gb_per_s", "gflop_per_s",
                "arithmetic_intensity", "roofline_fraction", "cache_resident", "relative_error",
-               "speedup_vs")
+               "plan", "speedup_vs")
 
 
 class SchemaError(ValueError):
@@ -246,6 +246,7 @@ def _record(key, repetitions, ceiling, last_level_cache_bytes):
         repetition_details = {
             "source": label["source"], "chosen_algorithm": label["chosen"],
             "reference": label.get("reference") or None,
+            "plan": label.get("plan") or None,
             "beta": _numeric(entry, "beta", where),
             "handle": bool(_numeric(entry, "handle", where, integer=True)),
             "setup_seconds": _numeric(entry, "setup_seconds", where, optional=True),
@@ -259,7 +260,7 @@ def _record(key, repetitions, ceiling, last_level_cache_bytes):
                 raise SchemaError(f"{where}.reference_seconds_per_call: {reference!r} is not "
                                   f"positive")
             relative.append(times[-1] / reference)
-    details = details or dict.fromkeys(("source", "chosen_algorithm", "reference", "beta",
+    details = details or dict.fromkeys(("source", "chosen_algorithm", "reference", "plan", "beta",
                                         "handle", "setup_seconds", "calls_per_batch",
                                         "relative_error"))
     seconds = None if errors else statistics.median(times)
@@ -271,6 +272,7 @@ def _record(key, repetitions, ceiling, last_level_cache_bytes):
         "algorithm": algorithm, "chosen_algorithm": details["chosen_algorithm"],
         "precision": precision, "operation": operation, "mode": operation[0],
         "beta": details["beta"], "handle": details["handle"], "reference": details["reference"],
+        "plan": details["plan"],
         **{name: shape[name] for name in SHAPE_COUNTERS if name != "compulsory_bytes"},
         "layout": shape.get("layout"),
         "setup_seconds": details["setup_seconds"],

@@ -107,6 +107,9 @@ class DriverOutputTest(unittest.TestCase):
             self.assertTrue(math.isfinite(r["relative_error"]), r["key"])
             self.assertEqual(len(r["repetition_seconds_per_call"]), 2, r["key"])
             self.assertEqual(r["source"], "generated")
+            # kspmv's records through a handle say what its plan is (Handle::describe()).
+            described = r["backend"] == perf_json.KSPMV_BACKEND and r["handle"]
+            self.assertEqual(bool(r["plan"]), bool(described), f"{r['key']}: plan {r['plan']!r}")
             if (r["backend"] == perf_json.KSPMV_BACKEND
                     and (r["matrix"], r["precision"], r["operation"]) in correct_baselines):
                 self.assertTrue(r["speedup_vs"], f"{r['key']}: no speedup over its baselines")

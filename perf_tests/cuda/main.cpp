@@ -105,6 +105,7 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     };
     impl.setup_seconds = [plan] { return plan->setup_seconds(); };
     impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
+    impl.plan = [plan] { return plan->describe(); };
     workload->implementations.push_back(std::move(impl));
   }
   if (operation.handle && operation.transposed()) {
@@ -120,6 +121,7 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     };
     impl.setup_seconds = [plan] { return plan->setup_seconds(); };
     impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
+    impl.plan = [plan] { return plan->describe(); };
     workload->implementations.push_back(std::move(impl));
   }
   if (has_graph_record(operation)) {
@@ -139,6 +141,7 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
       state->graph->launch();
     };
     impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
+    impl.plan = [plan] { return plan->describe(); };
     workload->implementations.push_back(std::move(impl));
   }
   for (const std::string& name : cusparse_algorithm_names(operation.vectors)) {

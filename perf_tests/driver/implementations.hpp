@@ -51,6 +51,7 @@ void add_kspmv_algorithms(const ExecSpace& exec,
       impl.call = [=] { kspmv::spmv(exec, handle.get(), mode, Scalar(1), A, x, beta, y); };
       impl.setup_seconds = [handle] { return handle->setup_seconds(); };
       impl.chosen_algorithm = [handle] { return kspmv::to_string(handle->algorithm()); };
+      impl.plan = [handle] { return handle->describe(); };
       out.push_back(std::move(impl));
     };
     if (operation.vectors > 1) {

@@ -44,6 +44,13 @@ std::string precision_name() {
   }
 }
 
+// `text` as the value of a label field: the label separates its fields with ';', so a plan's
+// description, whose clauses end in ';', has them end in ',' there.
+std::string label_field(std::string text) {
+  std::replace(text.begin(), text.end(), ';', ',');
+  return text;
+}
+
 // What y holds before a call with beta == 0, which must overwrite it.
 template <class Scalar>
 Scalar not_a_number() {
@@ -335,7 +342,8 @@ void measure_record(benchmark::State& state, Suite& suite, OperationOnDevice<Sca
   const MatrixSource& source = operation.matrix().source();
   state.SetLabel("chosen=" + impl.chosen_algorithm() +
                  ";source=" + (source.generator ? std::string("generated") : source.path) +
-                 ";reference=" + (reference ? implementations.at(*reference_index).label() : ""));
+                 ";reference=" + (reference ? implementations.at(*reference_index).label() : "") +
+                 ";plan=" + label_field(impl.plan()));
 }
 
 // The index of the first baseline among an operation's implementations: every other record of

@@ -30,6 +30,8 @@ struct Implementation {
   std::function<void()> call;  // enqueues one call; the first one may set the implementation up
   std::function<double()> setup_seconds = [] { return NAN; };  // NaN: no separate setup
   std::function<std::string()> chosen_algorithm;               // what the first call chose
+  // What the first call's plan says of itself (Handle::describe()); empty for the baselines.
+  std::function<std::string()> plan = [] { return std::string(); };
   // `call` enqueues this many SpMVs (a replayed CUDA graph of several): times are per SpMV. Only
   // for operations with beta == 0, where repeating a call leaves the oracle's result.
   int calls_per_invocation = 1;
