@@ -8,7 +8,7 @@
 
 namespace kspmv::cuda::detail {
 
-// What the row lengths say, in the order longest_row_kernel accumulates them.
+// What the row lengths say, where row_lengths_kernel accumulates them.
 enum RowLengthFigure { kLongestRow, kLongRows, kLongRowChunks, kRowLengthFigures };
 
 // figures[kLongestRow] = the longest row's length; figures[kLongRows] = how many rows are longer
