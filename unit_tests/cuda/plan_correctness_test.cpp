@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <iterator>
@@ -11,6 +12,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "device_harness.hpp"
 
@@ -144,6 +146,89 @@ TYPED_TEST(CudaPlanTest, OneHugeRowFirstMiddleOrLast) {
     for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
       this->expect_all_algorithms(A, mode);
     }
+  }
+}
+
+// A^T mirrors A (A's structure and plan, a search per entry for its value) only where A's pattern
+// is symmetric and its rows strictly increasing; a pattern short of that by one entry, a row out
+// of order or a repeated pair takes the sorted transpose. Every case against the reference.
+TYPED_TEST(CudaPlanTest, TransposedModesOnSymmetricPatterns) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using Scalar = typename TestFixture::Value;
+  using Ordinal = typename TestFixture::Index;
+  using Offset = typename TestFixture::RowOffset;
+  using Matrix = typename TestFixture::Csr;
+  const auto symmetric = kspmv::testing::symmetric_pattern_csr<Scalar, Ordinal, Offset>(
+      900, RowShape{0, 40}, this->rng);
+  // Rebuilt from rows, after `edit` changed them.
+  const auto edited = [&](const auto& edit) {
+    using Row = std::vector<std::pair<Ordinal, Scalar>>;
+    std::vector<Row> rows(static_cast<std::size_t>(symmetric.num_rows));
+    for (std::int64_t i = 0; i < symmetric.num_rows; ++i) {
+      for (auto e = symmetric.row_map[i]; e < symmetric.row_map[i + 1]; ++e) {
+        rows[static_cast<std::size_t>(i)].emplace_back(symmetric.entries[e], symmetric.values[e]);
+      }
+    }
+    edit(rows);
+    Matrix A;
+    A.num_rows = A.num_cols = symmetric.num_rows;
+    for (const Row& row : rows) {
+      for (const auto& [column, value] : row) {
+        A.entries.push_back(column);
+        A.values.push_back(value);
+      }
+      A.row_map.push_back(static_cast<Offset>(A.entries.size()));
+    }
+    return A;
+  };
+  // The first row of two entries or more whose first lies left of the diagonal.
+  const auto first_lower_row = [](const auto& rows) {
+    std::size_t i = 1;
+    while (rows[i].size() < 2 || static_cast<std::size_t>(rows[i].front().first) >= i) ++i;
+    return i;
+  };
+  const struct {
+    const char* name;
+    Matrix A;
+    bool mirrored;
+  } cases[] = {
+      {"symmetric pattern", symmetric, true},
+      {"one mirror missing", edited([&](auto& rows) {
+         auto& row = rows[first_lower_row(rows)];
+         row.erase(row.begin());
+       }),
+       false},
+      {"a row out of order", edited([&](auto& rows) {
+         auto& row = rows[first_lower_row(rows)];
+         std::reverse(row.begin(), row.end());
+       }),
+       false},
+      {"a pair stored twice", edited([&](auto& rows) {
+         const std::size_t i = first_lower_row(rows);
+         const auto j = static_cast<std::size_t>(rows[i].front().first);
+         rows[i].insert(rows[i].begin(), rows[i].front());
+         const auto mirror = std::find_if(rows[j].begin(), rows[j].end(), [&](const auto& entry) {
+           return static_cast<std::size_t>(entry.first) == i;
+         });
+         rows[j].insert(mirror, *mirror);
+       }),
+       false},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
+      this->expect_all_algorithms(c.A, mode);
+      this->expect_all_algorithms(c.A, mode, 8, Layout{true, 0, 0}, Layout{true, 0, 0});
+    }
+    const DeviceCsr<Scalar, Ordinal, Offset> device(c.A);
+    Stream stream;
+    Plan<Scalar, Ordinal, Offset> plan(device.matrix(), Algorithm::Auto, stream.get());
+    EXPECT_EQ(check_apply(plan, device, c.A, Mode::Transpose, this->random_scalar(),
+                          this->random_scalar(), 1, kContiguous, kContiguous, this->rng),
+              "");
+    const std::string described = plan.describe();
+    EXPECT_EQ(described.find("pattern is symmetric") != std::string::npos, c.mirrored) << described;
   }
 }
 

@@ -124,6 +124,36 @@ HostCsr<Scalar, Ordinal, Offset> one_dense_row_csr(std::int64_t num_rows, std::i
   return B;
 }
 
+// An n x n matrix whose pattern is symmetric (A(j, i) stored wherever A(i, j) is) and whose
+// values are not: the pattern of a random matrix united with its transpose, rows sorted, random
+// values.
+template <class Scalar, class Ordinal, class Offset>
+HostCsr<Scalar, Ordinal, Offset> symmetric_pattern_csr(std::int64_t n, RowShape shape,
+                                                       std::mt19937_64& rng) {
+  const auto half = random_csr<Scalar, Ordinal, Offset>(n, n, shape, rng);
+  std::vector<std::vector<Ordinal>> rows(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (auto e = half.row_map[i]; e < half.row_map[i + 1]; ++e) {
+      const auto j = half.entries[e];
+      rows[static_cast<std::size_t>(i)].push_back(j);
+      rows[static_cast<std::size_t>(j)].push_back(static_cast<Ordinal>(i));
+    }
+  }
+  HostCsr<Scalar, Ordinal, Offset> A;
+  A.num_rows = n;
+  A.num_cols = n;
+  for (auto& row : rows) {
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    for (const Ordinal j : row) {
+      A.entries.push_back(j);
+      A.values.push_back(random_value<Scalar>(rng));
+    }
+    A.row_map.push_back(static_cast<Offset>(A.entries.size()));
+  }
+  return A;
+}
+
 // k random vectors of length n, column-major.
 template <class Scalar>
 reference::Block<Scalar> random_block(std::int64_t n, std::int64_t k, std::mt19937_64& rng) {

@@ -41,11 +41,12 @@ struct PlanState {
   using Matrix = CsrMatrix<Scalar, Ordinal, Offset>;
 
   // A^T's structure and a plan for it, made on the first call in mode T or H. Its kernels read A's
-  // values in place, through structure.source_entry.
+  // values in place, through structure.source_entry. Where A^T mirrors A (a symmetric pattern),
+  // A's plan serves A^T too: the same rows, the same lengths, the same choice.
   struct Transposed {
     TransposedStructure<Ordinal, Offset> structure;
-    std::unique_ptr<PlanState> state;
-    DeviceBuffer<Scalar> values;  // A^T's values, kept while A's are declared constant
+    std::unique_ptr<PlanState> state;  // null where A^T mirrors A
+    DeviceBuffer<Scalar> values;       // A^T's values, kept while A's are declared constant
     bool values_current = false;
   };
 
@@ -286,8 +287,10 @@ struct PlanState {
       text << ", the " << long_rows << " rows longer than " << kLongRowEntries << " shared out in "
            << long_row_chunks.num_chunks << " chunks";
     }
-    if (transposed) {
+    if (transposed && transposed->state) {
       text << "; modes T and H: A^T built, " << transposed->state->describe();
+    } else if (transposed) {
+      text << "; modes T and H: A's pattern is symmetric, A^T read through A's structure and plan";
     }
     return text.str();
   }
@@ -300,7 +303,7 @@ struct PlanState {
       bytes += t.structure.row_map.size() * sizeof(Offset) +
                t.structure.entries.size() * sizeof(Ordinal) +
                t.structure.source_entry.size() * sizeof(Offset) + t.values.size() * sizeof(Scalar) +
-               t.state->workspace_bytes();
+               (t.state ? t.state->workspace_bytes() : 0);
     }
     return bytes;
   }
@@ -414,10 +417,14 @@ struct PlanState {
       const auto start = std::chrono::steady_clock::now();
       auto structure = transpose_structure(matrix.row_map, matrix.entries, num_rows(), num_cols(),
                                            num_entries(), stream);
-      const Matrix matrix_t{matrix.num_cols,          matrix.num_rows,          matrix.num_entries,
-                            structure.row_map.data(), structure.entries.data(), matrix.values};
-      auto state = std::make_unique<PlanState>();
-      state->set_up(matrix_t, requested, stream);
+      std::unique_ptr<PlanState> state;
+      if (!structure.mirrors_a()) {
+        const Matrix matrix_t{matrix.num_cols,          matrix.num_rows,
+                              matrix.num_entries,       structure.row_map.data(),
+                              structure.entries.data(), matrix.values};
+        state = std::make_unique<PlanState>();
+        state->set_up(matrix_t, requested, stream);
+      }
       transposed.reset(new Transposed{std::move(structure), std::move(state), {}, false});
       setup_seconds +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -442,6 +449,11 @@ struct PlanState {
 
   void values_changed() {
     if (transposed) transposed->values_current = false;
+  }
+
+  // The plan of A^T, whose matrix holds A^T's row map and columns: its own, or this one.
+  const PlanState& transposed_state() const {
+    return transposed->state ? *transposed->state : *this;
   }
 };
 
@@ -510,18 +522,18 @@ void Plan<Scalar, Ordinal, Offset>::apply(Mode mode, Scalar alpha, const Matrix&
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
   if (is_transposed(mode)) {
     auto& t = s.transposed_plan(stream);
+    const auto& plan_t = s.transposed_state();
+    const auto launch_t = [&](const auto& args) { plan_t.launch(args, stream); };
     if (s.values_constant) {
       s.refresh_transposed_values(A.values, stream);
-      detail::launch_per_vector<false>(
-          s.num_cols(), t.structure.row_map.data(), t.structure.entries.data(), t.values.data(),
-          static_cast<const Offset*>(nullptr), mode, alpha, x, beta, y,
-          t.state->vectors_per_pass(x), [&](const auto& args) { t.state->launch(args, stream); });
+      detail::launch_per_vector<false>(s.num_cols(), plan_t.matrix.row_map, plan_t.matrix.entries,
+                                       t.values.data(), static_cast<const Offset*>(nullptr), mode,
+                                       alpha, x, beta, y, plan_t.vectors_per_pass(x), launch_t);
       return;
     }
-    detail::launch_per_vector<true>(
-        s.num_cols(), t.structure.row_map.data(), t.structure.entries.data(), A.values,
-        t.structure.source_entry.data(), mode, alpha, x, beta, y, t.state->vectors_per_pass(x),
-        [&](const auto& args) { t.state->launch(args, stream); });
+    detail::launch_per_vector<true>(s.num_cols(), plan_t.matrix.row_map, plan_t.matrix.entries,
+                                    A.values, t.structure.source_entry.data(), mode, alpha, x, beta,
+                                    y, plan_t.vectors_per_pass(x), launch_t);
     return;
   }
   detail::launch_per_vector<false>(

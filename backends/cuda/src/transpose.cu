@@ -59,28 +59,97 @@ __global__ void source_rows_kernel(const Ordinal* row_of_entry, const Offset* so
   if (p < num_entries) entries_t[p] = row_of_entry[source_entry[p]];
 }
 
+// For entry p = A(i, j), its mirror A(j, i) found by a binary search of row j: A^T's entry p (row
+// i of A^T, column j) takes its value from there. A group of `lanes` threads per row of A, so each
+// knows its row without a search. Sets *asymmetric, and the other groups then stop early, where a
+// row is not strictly increasing (then a search could miss or repeat an entry) or a mirror is
+// missing.
+template <class Ordinal, class Offset>
+__global__ void mirror_entries_kernel(const Offset* row_map, const Ordinal* entries,
+                                      std::int64_t num_rows, int lanes, Offset* source_entry,
+                                      int* asymmetric) {
+  const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  const std::int64_t row = thread / lanes;
+  if (row >= num_rows || *static_cast<volatile int*>(asymmetric) != 0) return;
+  const auto begin = static_cast<std::int64_t>(row_map[row]);
+  const auto end = static_cast<std::int64_t>(row_map[row + 1]);
+  for (std::int64_t p = begin + thread % lanes; p < end; p += lanes) {
+    const auto column = static_cast<std::int64_t>(entries[p]);
+    // (A column out of range, never checked on the device, must not send the search astray.)
+    if ((p > begin && static_cast<std::int64_t>(entries[p - 1]) >= column) ||
+        static_cast<std::uint64_t>(column) >= static_cast<std::uint64_t>(num_rows)) {
+      *asymmetric = 1;
+      return;
+    }
+    auto low = static_cast<std::int64_t>(row_map[column]);
+    auto high = static_cast<std::int64_t>(row_map[column + 1]);
+    while (low < high) {
+      const std::int64_t middle = low + (high - low) / 2;
+      if (static_cast<std::int64_t>(entries[middle]) < row) {
+        low = middle + 1;
+      } else {
+        high = middle;
+      }
+    }
+    if (low == static_cast<std::int64_t>(row_map[column + 1]) ||
+        static_cast<std::int64_t>(entries[low]) != row) {
+      *asymmetric = 1;
+      return;
+    }
+    source_entry[p] = static_cast<Offset>(low);
+  }
+}
+
 int significant_bits(std::int64_t value) {
   int bits = 1;
   while (bits < 63 && (std::int64_t(1) << bits) <= value) ++bits;
   return bits;
 }
 
+// Whether A^T mirrors A: one search per entry, no sort (on the 27-point stencil's 110M entries
+// the radix sort below, its temporaries and the transposed plan's analysis cost 8 transposed
+// calls' time; perf_tests/NOTES.md). Rows are checked to be strictly increasing along the way,
+// which the search needs; a non-square matrix never mirrors.
+template <class Ordinal, class Offset>
+bool mirror_entries(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
+                    std::int64_t num_cols, std::int64_t num_entries, Offset* source_entry,
+                    cudaStream_t stream) {
+  if (num_rows != num_cols || num_entries == 0) return false;
+  DeviceBuffer<int> asymmetric(1);
+  KSPMV_CUDA_CHECK(cudaMemsetAsync(asymmetric.data(), 0, sizeof(int), stream));
+  const int lanes =
+      vector_lanes_for(static_cast<double>(num_entries) / static_cast<double>(num_rows));
+  mirror_entries_kernel<<<blocks_for(num_rows * lanes), kThreads, 0, stream>>>(
+      row_map, entries, num_rows, lanes, source_entry, asymmetric.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  int found_asymmetry = 0;
+  KSPMV_CUDA_CHECK(cudaMemcpyAsync(&found_asymmetry, asymmetric.data(), sizeof(int),
+                                   cudaMemcpyDeviceToHost, stream));
+  KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return found_asymmetry == 0;
+}
+
 }  // namespace
 
-// A stable radix sort of A's entry positions by column (A's entries are in row order, so each
-// column's rows stay increasing and the structure is the same on every run), then one pass for
-// the column starts and one gather for the rows. Measured on an H100 (perf_tests/NOTES.md): the
-// sort is most of the time (3.0 ms for the 110M entries of the 27-point stencil, 0.95 ms for 32M
-// random columns); a counting sort was slower (integer atomics scattered over the slots: 4.7-5.0 ms
-// to place the entries), as was a binary search per entry for its row.
+// Where A^T does not mirror A: a stable radix sort of A's entry positions by column (A's entries
+// are in row order, so each column's rows stay increasing and the structure is the same on every
+// run), then one pass for the column starts and one gather for the rows. Measured on an H100
+// (perf_tests/NOTES.md): the sort is most of the time (3.0 ms for the 110M entries of the 27-point
+// stencil, 0.95 ms for 32M random columns); a counting sort was slower (integer atomics scattered
+// over the slots: 4.7-5.0 ms to place the entries), as was a binary search per entry for its row.
 template <class Ordinal, class Offset>
 TransposedStructure<Ordinal, Offset> transpose_structure(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_cols,
     std::int64_t num_entries, cudaStream_t stream) {
   const auto n = static_cast<std::size_t>(num_entries);
   const auto row_map_length = static_cast<std::size_t>(num_cols) + 1;
+  DeviceBuffer<Offset> source_entry(n);
+  if (mirror_entries(row_map, entries, num_rows, num_cols, num_entries, source_entry.data(),
+                     stream)) {
+    return {{}, {}, std::move(source_entry)};
+  }
   TransposedStructure<Ordinal, Offset> t{DeviceBuffer<Offset>(row_map_length),
-                                         DeviceBuffer<Ordinal>(n), DeviceBuffer<Offset>(n)};
+                                         DeviceBuffer<Ordinal>(n), std::move(source_entry)};
   if (num_entries == 0) {
     KSPMV_CUDA_CHECK(cudaMemsetAsync(t.row_map.data(), 0, row_map_length * sizeof(Offset), stream));
     return t;
