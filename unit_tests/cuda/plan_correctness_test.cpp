@@ -150,8 +150,9 @@ TYPED_TEST(CudaPlanTest, OneHugeRowFirstMiddleOrLast) {
 }
 
 // A^T mirrors A (A's structure and plan, a search per entry for its value) only where A's pattern
-// is symmetric and its rows strictly increasing; a pattern short of that by one entry, a row out
-// of order or a repeated pair takes the sorted transpose. Every case against the reference.
+// is symmetric and its rows strictly increasing (random patterns, and a stencil's); a pattern short
+// of that by one entry, a row out of order or a repeated pair takes the sorted transpose. Every
+// case against the reference.
 TYPED_TEST(CudaPlanTest, TransposedModesOnSymmetricPatterns) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
@@ -188,12 +189,26 @@ TYPED_TEST(CudaPlanTest, TransposedModesOnSymmetricPatterns) {
     while (rows[i].size() < 2 || static_cast<std::size_t>(rows[i].front().first) >= i) ++i;
     return i;
   };
+  // A 5-point stencil on a 30 x 30 grid: interior rows find their mirrors in one probe.
+  Matrix stencil;
+  stencil.num_rows = stencil.num_cols = 900;
+  for (std::int64_t i = 0; i < 900; ++i) {
+    for (const std::int64_t j : {i - 30, i - 1, i, i + 1, i + 30}) {
+      if (j < 0 || j >= 900 || (j == i - 1 && i % 30 == 0) || (j == i + 1 && j % 30 == 0)) {
+        continue;
+      }
+      stencil.entries.push_back(static_cast<Ordinal>(j));
+      stencil.values.push_back(this->random_scalar());
+    }
+    stencil.row_map.push_back(static_cast<Offset>(stencil.entries.size()));
+  }
   const struct {
     const char* name;
     Matrix A;
     bool mirrored;
   } cases[] = {
       {"symmetric pattern", symmetric, true},
+      {"a 5-point stencil", stencil, true},
       {"one mirror missing", edited([&](auto& rows) {
          auto& row = rows[first_lower_row(rows)];
          row.erase(row.begin());

@@ -162,11 +162,16 @@ __device__ inline T shuffle(T value, int source, int width) {
 }
 
 // The largest value over the warp, in every lane. Every lane of the warp must call it.
+// One instruction from compute capability 8.0 on, five shuffles before.
 __device__ inline int warp_max(int value) {
+#if __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(0xffffffffu, value);
+#else
   for (int offset = 16; offset > 0; offset /= 2) {
     value = max(value, __shfl_xor_sync(0xffffffffu, value, offset));
   }
   return value;
+#endif
 }
 
 // Sum over `width` consecutive lanes (a power of two), in a fixed tree order; lane 0 of each group

@@ -72,18 +72,16 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
       (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / kLanes;
   if (chunk >= chunks.num_chunks) return;  // the whole warp
   const int lane = static_cast<int>(threadIdx.x) % kLanes;
-  const int vector = lane % kWidth;
-  const int slot = lane / kWidth;
-  const bool active = vector < args.num_vectors;
+  const GroupLane<Args> me(args, kLanes, lane);
   const std::int64_t owner = chunks.chunk_rows[chunk];
   const LongRow long_row = chunks.rows[owner];
   const std::int64_t begin =
       args.row_begin(long_row.row) + (chunk - long_row.first_chunk) * kLongRowChunkEntries;
   const std::int64_t end = min(begin + kLongRowChunkEntries, args.row_begin(long_row.row + 1));
   T sum{};
-  multiply_entries(args, begin, end, kLanes, lane, slot, vector, active, sum);
+  multiply_entries(args, me, begin, end, sum);
   sum = add_slots<kWidth>(sum, kLanes);
-  if (slot == 0) chunks.pieces[chunk * kWidth + vector] = sum;
+  if (me.slot == 0) chunks.pieces[chunk * kWidth + me.vector] = sum;
   __threadfence();  // every lane that stored a piece, before lane 0 counts the warp in
   __syncwarp();
   int arrived = 0;
@@ -91,13 +89,13 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
   arrived = __shfl_sync(0xffffffffu, arrived, 0);
   if (arrived != long_row.num_chunks - 1) return;
   __threadfence();
-  if (slot == 0 && active) {
+  if (me.slot == 0 && me.active) {
     T total{};
     for (std::int64_t c = long_row.first_chunk; c < long_row.first_chunk + long_row.num_chunks;
          ++c) {
-      total += load_coherent(chunks.pieces + c * kWidth + vector);
+      total += load_coherent(chunks.pieces + c * kWidth + me.vector);
     }
-    args.store(long_row.row, vector, total);
+    args.store(long_row.row, me.vector, total);
   }
   if (lane == 0) chunks.arrivals[owner] = 0;
 }

@@ -81,11 +81,6 @@ struct VectorGroupArguments : Single {
   std::int64_t y_col_stride;
   int num_vectors;
 
-  __device__ T x_at(typename Single::ordinal_type column, int vector) const {
-    return load_readonly(this->x + static_cast<std::int64_t>(column) * this->x_stride +
-                         vector * x_col_stride);
-  }
-
   __device__ void prefetch_y(std::int64_t row, int vector) const {
     if (!this->beta_is_zero) prefetch_to_l2(this->y + row * this->y_stride + vector * y_col_stride);
   }

@@ -81,8 +81,17 @@ __global__ void mirror_entries_kernel(const Offset* row_map, const Ordinal* entr
       *asymmetric = 1;
       return;
     }
-    auto low = static_cast<std::int64_t>(row_map[column]);
-    auto high = static_cast<std::int64_t>(row_map[column + 1]);
+    const auto mirror_begin = static_cast<std::int64_t>(row_map[column]);
+    const auto mirror_end = static_cast<std::int64_t>(row_map[column + 1]);
+    // A stencil's offsets are symmetric: the k-th entry of row i mirrors the k-th from the end
+    // of row j. One probe then finds it (5 dependent loads fewer on a row of 27).
+    const std::int64_t guess = mirror_end - 1 - (p - begin);
+    if (guess >= mirror_begin && static_cast<std::int64_t>(entries[guess]) == row) {
+      source_entry[p] = static_cast<Offset>(guess);
+      continue;
+    }
+    std::int64_t low = mirror_begin;
+    std::int64_t high = mirror_end;
     while (low < high) {
       const std::int64_t middle = low + (high - low) / 2;
       if (static_cast<std::int64_t>(entries[middle]) < row) {
@@ -91,8 +100,7 @@ __global__ void mirror_entries_kernel(const Offset* row_map, const Ordinal* entr
         high = middle;
       }
     }
-    if (low == static_cast<std::int64_t>(row_map[column + 1]) ||
-        static_cast<std::int64_t>(entries[low]) != row) {
+    if (low == mirror_end || static_cast<std::int64_t>(entries[low]) != row) {
       *asymmetric = 1;
       return;
     }

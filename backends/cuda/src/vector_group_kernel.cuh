@@ -28,33 +28,55 @@ inline constexpr int kGroupRows = 2;
 template <class T>
 inline constexpr int kStepsInFlight = sizeof(T) >= 16 ? 4 : 8;
 
+// Where a lane sits in its group of `lanes` (a power of two from Width to 32): lane = slot * Width
+// + vector. Worked out once per kernel with shifts, as is the column of x its vector reads: the
+// per-step address is then one multiply-add (perf_tests/NOTES.md, "instruction diet").
+template <class Args>
+struct GroupLane {
+  using T = typename Args::value_type;
+  int lanes;
+  int slot_shift;  // log2(lanes / Width)
+  int lane;
+  int slot;
+  int vector;
+  bool active;        // vector < num_vectors
+  const T* x_column;  // x(0, vector); vector 0's where inactive, so that every lane may load
+
+  __device__ GroupLane(const Args& args, int group_lanes, int lane_in_group)
+      : lanes(group_lanes),
+        slot_shift(__ffs(group_lanes / Args::kVectors) - 1),
+        lane(lane_in_group),
+        slot(lane_in_group / Args::kVectors),
+        vector(lane_in_group % Args::kVectors),
+        active(vector < args.num_vectors),
+        x_column(args.x + (active ? vector * args.x_col_stride : 0)) {}
+};
+
 // sum += the products of this lane's vector with the entries of a batch its slot takes: entry
 // step * slots + slot of the batch, whose column and value lane (step * slots + slot) holds.
+// Every lane loads x on every step (a lane past the batch holds column 0, and its product is not
+// added): no branch per step.
 template <class Args>
-__device__ inline void multiply_batch(const Args& args, typename Args::ordinal_type column,
-                                      typename Args::value_type a, int batch_length, int lanes,
-                                      int slot, int vector, bool active,
+__device__ inline void multiply_batch(const Args& args, const GroupLane<Args>& me,
+                                      typename Args::ordinal_type column,
+                                      typename Args::value_type a, int batch_length,
                                       typename Args::value_type& sum) {
   using T = typename Args::value_type;
-  using Ordinal = typename Args::ordinal_type;
   constexpr int kSteps = kStepsInFlight<T>;
-  const int slots = lanes / Args::kVectors;
   // The same number of steps in every lane of the warp, as the shuffles need.
-  const int steps = (warp_max(batch_length) + slots - 1) / slots;
+  const int steps = (warp_max(batch_length) + (1 << me.slot_shift) - 1) >> me.slot_shift;
   for (int first = 0; first < steps; first += kSteps) {
-    Ordinal columns[kSteps];
     T values[kSteps];
     T xs[kSteps];
     bool taken[kSteps];
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
-      const int source = (first + s) * slots + slot;
-      columns[s] = shuffle(column, source, lanes);
-      values[s] = shuffle(a, source, lanes);
-      taken[s] = active && source < batch_length;
+      const int source = ((first + s) << me.slot_shift) + me.slot;
+      const auto source_column = static_cast<std::int64_t>(shuffle(column, source, me.lanes));
+      values[s] = shuffle(a, source, me.lanes);
+      taken[s] = me.active && source < batch_length;
+      xs[s] = load_readonly(me.x_column + source_column * args.x_stride);
     }
-#pragma unroll
-    for (int s = 0; s < kSteps; ++s) xs[s] = taken[s] ? args.x_at(columns[s], vector) : T{};
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
       if (taken[s]) sum += values[s] * xs[s];
@@ -82,15 +104,14 @@ inline __device__ int batch_length(std::int64_t batch, std::int64_t end, int lan
 // sum += the products of this lane's vector with the entries [batch, end) of its group's row,
 // `lanes` entries loaded at a time. Every lane of the warp calls it, as the shuffles need.
 template <class Args>
-__device__ inline void multiply_entries(const Args& args, std::int64_t batch, std::int64_t end,
-                                        int lanes, int lane, int slot, int vector, bool active,
+__device__ inline void multiply_entries(const Args& args, const GroupLane<Args>& me,
+                                        std::int64_t batch, std::int64_t end,
                                         typename Args::value_type& sum) {
-  for (; __any_sync(0xffffffffu, batch < end); batch += lanes) {
+  for (; __any_sync(0xffffffffu, batch < end); batch += me.lanes) {
     typename Args::ordinal_type column;
     typename Args::value_type a;
-    load_entry(args, batch + lane, end, column, a);
-    multiply_batch(args, column, a, batch_length(batch, end, lanes), lanes, slot, vector, active,
-                   sum);
+    load_entry(args, batch + me.lane, end, column, a);
+    multiply_batch(args, me, column, a, batch_length(batch, end, me.lanes), sum);
   }
 }
 
@@ -111,11 +132,8 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
   using Ordinal = typename Args::ordinal_type;
   constexpr int kWidth = Args::kVectors;
   const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  const std::int64_t first_row = thread / lanes * kGroupRows;
-  const int lane = static_cast<int>(threadIdx.x) % lanes;
-  const int vector = lane % kWidth;
-  const int slot = lane / kWidth;
-  const bool active = vector < args.num_vectors;
+  const std::int64_t first_row = (thread >> (__ffs(lanes) - 1)) * kGroupRows;
+  const GroupLane<Args> me(args, lanes, static_cast<int>(threadIdx.x) & (lanes - 1));
   // Rows past the end are empty (they start where the matrix ends) and still take part: the
   // shuffles below need the whole warp.
   std::int64_t starts[kGroupRows + 1];
@@ -131,19 +149,19 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
   for (int r = 0; r < kGroupRows; ++r) {
     const bool own_row = starts[r + 1] - starts[r] <= longest_own_row;
     ends[r] = own_row ? starts[r + 1] : starts[r];
-    mine[r] = own_row && slot == 0 && active && first_row + r < args.num_rows;
-    load_entry(args, starts[r] + lane, ends[r], first_columns[r], first_values[r]);
-    if (mine[r]) args.prefetch_y(first_row + r, vector);
+    mine[r] = own_row && me.slot == 0 && me.active && first_row + r < args.num_rows;
+    load_entry(args, starts[r] + me.lane, ends[r], first_columns[r], first_values[r]);
+    if (mine[r]) args.prefetch_y(first_row + r, me.vector);
   }
 #pragma unroll
   for (int r = 0; r < kGroupRows; ++r) {
     const std::int64_t end = ends[r];
     T sum{};
-    multiply_batch(args, first_columns[r], first_values[r], batch_length(starts[r], end, lanes),
-                   lanes, slot, vector, active, sum);
-    multiply_entries(args, starts[r] + lanes, end, lanes, lane, slot, vector, active, sum);
+    multiply_batch(args, me, first_columns[r], first_values[r], batch_length(starts[r], end, lanes),
+                   sum);
+    multiply_entries(args, me, starts[r] + lanes, end, sum);
     sum = add_slots<kWidth>(sum, lanes);
-    if (mine[r]) args.store(first_row + r, vector, sum);
+    if (mine[r]) args.store(first_row + r, me.vector, sum);
   }
 }
 
