@@ -309,24 +309,38 @@ struct PlanState {
   }
 
   // One launch of the chosen kernel over the rows `args` describes (A's, or A^T's). A group of
-  // vectors runs the one kernel that reads A once for all of them, with the chosen algorithm's
-  // lanes per row (one for Scalar, Vector's own, else as Vector would choose them), but at least
-  // one per vector of the group; then, if the plan shares out long rows, the kernel of their
-  // chunks.
+  // vectors runs the one kernel that reads A once for all of them (lanes per row: group_lanes),
+  // then, if the plan shares out long rows, the kernel of their chunks.
   template <class Args>
   void launch(const Args& args, cudaStream_t stream) const {
     if constexpr (Args::kVectors > 1) {
-      const int lanes = chosen == Algorithm::Scalar   ? 1
-                        : chosen == Algorithm::Vector ? vector_lanes
-                                                      : vector_lanes_for(mean_row_length());
       const bool shared_out = long_row_chunks.num_chunks > 0;
-      launch_vector_group(args, std::max(lanes, Args::kVectors),
+      launch_vector_group(args, group_lanes(Args::kVectors, args.x_col_stride == 1),
                           shared_out ? kLongRowEntries : std::numeric_limits<std::int64_t>::max(),
                           stream);
       launch_long_row_chunks(args, long_row_chunks, stream);
     } else {
       launch_single(args, stream);
     }
+  }
+
+  // Lanes per row of the group kernel, `width` vectors at a time: one slot of `width` lanes for
+  // Scalar, Vector's lanes where it was asked for; otherwise as many slots as the mean row holds
+  // 8 entries (LayoutRight, x rows contiguous) or 16 (LayoutLeft, whose gathers from separate
+  // columns wait longer), in powers of two. Fewer slots mean fewer steps whose cost is the row's
+  // (its sums added across slots, its loads, its stores) but fewer entries in flight. Measured on
+  // an H100, fp64, k = 8 (perf_tests/NOTES.md, "instruction diet"): 27-point stencil LayoutRight
+  // 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67; 16 random columns
+  // a row, LayoutRight, 1.04 ms with 2 slots and 1.11 with 1.
+  int group_lanes(int width, bool x_rows_contiguous) const {
+    int slots = 1;
+    if (chosen == Algorithm::Vector) {
+      slots = std::max(1, vector_lanes / width);
+    } else if (chosen != Algorithm::Scalar) {
+      const double entries_per_slot = x_rows_contiguous ? 8 : 16;
+      while (slots * width < 32 && 2 * slots * entries_per_slot <= mean_row_length()) slots *= 2;
+    }
+    return std::min(32, slots * width);
   }
 
   template <class Args>
