@@ -250,15 +250,18 @@ struct PlanState {
   // perf_tests/NOTES.md "Several vectors at once"): one where MergePath was asked for, or where
   // rows are irregular and either a cached plan cannot share out the long ones (the group kernel
   // walking a long row with one group of lanes ran 29x slower than Adaptive on the power-law
-  // matrix) or x is LayoutLeft (power-law fp32, k = 8: 1.19 ms in single-vector passes, 2.05 ms in
-  // groups of 3). In LayoutRight, where a row of x is one read, a whole group. In LayoutLeft each
-  // vector gathers from its own column of x, so a group runs from L2 only while the part of its
-  // columns that rows in flight reach (the column reach, both sides of the diagonal) fits in half
-  // of L2: 8 columns gathered at random from DRAM ran 2.7x slower than 8 passes, each of whose
-  // column stayed in L2.
+  // matrix) or x is LayoutLeft on a matrix large enough to be bandwidth-bound (power-law fp32,
+  // k = 8: 1.19 ms in single-vector passes, 2.05 ms in groups of 3; below, where a call costs
+  // little more than its launches, k passes ran 3-4x slower than the best cuSPARSE SpMM on the
+  // small irregular matrices of the suite). In LayoutRight, where a row of x is one read, a whole
+  // group. In LayoutLeft each vector gathers from its own column of x, so a group runs from L2 only
+  // while the part of its columns that rows in flight reach (the column reach, both sides of the
+  // diagonal) fits in half of L2: 8 columns gathered at random from DRAM ran 2.7x slower than 8
+  // passes, each of whose column stayed in L2.
   int vectors_per_pass(const DenseBlock<const Scalar>& x) const {
     if (chosen == Algorithm::MergePath) return 1;
-    if (!regular && (check_block_boundaries || x.col_stride != 1)) return 1;
+    const bool latency_bound = num_entries() < policy.latency_bound_entries;
+    if (!regular && (check_block_boundaries || (x.col_stride != 1 && !latency_bound))) return 1;
     if (x.col_stride == 1) return kMaxVectorsPerLaunch;
     const std::int64_t reached_rows =
         column_reach >= x.num_rows / 2 ? x.num_rows : 2 * column_reach + 1;
