@@ -350,26 +350,31 @@ TYPED_TEST(CudaPlanTest, RankTwoLongRowsInChunks) {
   SCOPED_TRACE(seed_message(this->seed));
   using Ordinal = typename TestFixture::Index;
   using Offset = typename TestFixture::RowOffset;
-  const std::int64_t long_rows[] = {64, 65, 512, 513, 1024, 1025, 1536, 20000};
-  typename TestFixture::Csr A;
-  A.num_rows = 4000;
-  A.num_cols = 3000;
-  for (std::int64_t i = 0; i < A.num_rows; ++i) {
-    const std::int64_t length = i % 500 == 7 ? long_rows[i / 500 % std::size(long_rows)] : i % 5;
-    for (std::int64_t k = 0; k < length; ++k) {
-      A.entries.push_back(static_cast<Ordinal>((k * 13 + i) % A.num_cols));
-      A.values.push_back(this->random_scalar());
+  // The plan's chunks are as long as the GPU stays busy: 64 entries for these rows alone, 512
+  // where one row of 600,000 (column indices repeated) joins them.
+  for (const std::int64_t huge_row : {0, 600000}) {
+    SCOPED_TRACE("a row of " + std::to_string(huge_row));
+    const std::int64_t long_rows[] = {64, 65, 512, 513, 1024, 1025, 1536, 20000, huge_row};
+    typename TestFixture::Csr A;
+    A.num_rows = 4500;
+    A.num_cols = 3000;
+    for (std::int64_t i = 0; i < A.num_rows; ++i) {
+      const std::int64_t length = i % 500 == 7 ? long_rows[i / 500 % std::size(long_rows)] : i % 5;
+      for (std::int64_t k = 0; k < length; ++k) {
+        A.entries.push_back(static_cast<Ordinal>((k * 13 + i) % A.num_cols));
+        A.values.push_back(this->random_scalar());
+      }
+      A.row_map.push_back(static_cast<Offset>(A.entries.size()));
     }
-    A.row_map.push_back(static_cast<Offset>(A.entries.size()));
-  }
-  const Layout left{false, 0, 0};
-  const Layout right{true, 0, 0};
-  for (const std::int64_t vectors : {2, 8, 33}) {
-    for (const Layout& layout : {left, right}) {
-      SCOPED_TRACE(std::to_string(vectors) + " vectors, " +
-                   (layout.right ? "LayoutRight" : "LayoutLeft"));
-      for (const Mode mode : {Mode::NoTranspose, Mode::ConjugateTranspose}) {
-        this->expect_all_algorithms(A, mode, vectors, layout, layout);
+    const Layout left{false, 0, 0};
+    const Layout right{true, 0, 0};
+    for (const std::int64_t vectors : {2, 8, 33}) {
+      for (const Layout& layout : {left, right}) {
+        SCOPED_TRACE(std::to_string(vectors) + " vectors, " +
+                     (layout.right ? "LayoutRight" : "LayoutLeft"));
+        for (const Mode mode : {Mode::NoTranspose, Mode::ConjugateTranspose}) {
+          this->expect_all_algorithms(A, mode, vectors, layout, layout);
+        }
       }
     }
   }

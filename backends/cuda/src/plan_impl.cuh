@@ -64,7 +64,8 @@ struct PlanState {
   unsigned long long* analysis = nullptr;
   unsigned long long longest = 0;
   unsigned long long long_rows = 0;  // longer than kLongRowEntries
-  bool regular = true;               // the longest row is not far above the mean
+  std::int64_t long_row_entries_in_all = 0;
+  bool regular = true;  // the longest row is not far above the mean
   // Nine in ten sampled entries lie within this many columns of the diagonal.
   std::int64_t column_reach = std::numeric_limits<std::int64_t>::max();
   std::int64_t num_blocks = 0;
@@ -145,7 +146,7 @@ struct PlanState {
     constexpr int kThreads = 256;
     const unsigned blocks = std::min(grid_for(num_rows(), kThreads), 4096u);
     row_lengths_kernel<<<blocks, kThreads, 0, stream>>>(matrix.row_map, num_rows(), kLongRowEntries,
-                                                        kLongRowChunkEntries, analysis);
+                                                        analysis);
     KSPMV_CUDA_CHECK(cudaGetLastError());
     const std::int64_t row_step = std::max<std::int64_t>(1, num_rows() / kReachSampleRows);
     const std::int64_t sampled_rows = (num_rows() + row_step - 1) / row_step;
@@ -159,7 +160,7 @@ struct PlanState {
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
     longest = result[kLongestRow];
     long_rows = result[kLongRows];
-    long_row_chunks.num_chunks = static_cast<std::int64_t>(result[kLongRowChunks]);
+    long_row_entries_in_all = static_cast<std::int64_t>(result[kLongRowEntriesInAll]);
     regular = static_cast<double>(longest) <=
               policy.irregular_row_factor * mean_row_length() + policy.irregular_row_slack;
     column_reach = reach_quantile(result + kRowLengthFigures, 0.9);
@@ -222,8 +223,13 @@ struct PlanState {
       long_row_chunks = {};
       return;
     }
+    const auto& device = current_device_facts();
+    long_row_chunks.chunk_entries = long_row_chunk_entries(
+        long_row_entries_in_all, device.multiprocessors, kVectorGroupBlockThreads / 32);
     const auto rows = static_cast<std::size_t>(long_rows);
-    const auto chunks = static_cast<std::size_t>(long_row_chunks.num_chunks);
+    // Each row's last chunk may be partial: at most one chunk per row more than the entries fill.
+    const auto chunks = static_cast<std::size_t>(
+        long_row_entries_in_all / long_row_chunks.chunk_entries + static_cast<std::int64_t>(rows));
     long_row_workspace = DeviceBuffer<unsigned char>(
         chunks * kMaxVectorsPerLaunch * sizeof(T) + rows * sizeof(LongRow) +
         chunks * sizeof(std::int64_t) + 2 * sizeof(unsigned long long) + rows * sizeof(int));
@@ -240,8 +246,14 @@ struct PlanState {
         cudaMemsetAsync(counters, 0, 2 * sizeof(unsigned long long) + rows * sizeof(int), stream));
     constexpr int kThreads = 256;
     list_long_rows_kernel<<<std::min(grid_for(num_rows(), kThreads), 4096u), kThreads, 0, stream>>>(
-        matrix.row_map, num_rows(), counters, long_row_list, chunk_rows);
+        matrix.row_map, num_rows(), long_row_chunks.chunk_entries, counters, long_row_list,
+        chunk_rows);
     KSPMV_CUDA_CHECK(cudaGetLastError());
+    unsigned long long listed_chunks = 0;
+    KSPMV_CUDA_CHECK(cudaMemcpyAsync(&listed_chunks, counters + 1, sizeof listed_chunks,
+                                     cudaMemcpyDeviceToHost, stream));
+    KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+    long_row_chunks.num_chunks = static_cast<std::int64_t>(listed_chunks);
     long_row_chunks.rows = long_row_list;
     long_row_chunks.chunk_rows = chunk_rows;
   }
@@ -334,12 +346,17 @@ struct PlanState {
   // (its sums added across slots, its loads, its stores) but fewer entries in flight. Measured on
   // an H100, fp64, k = 8 (perf_tests/NOTES.md, "instruction diet"): 27-point stencil LayoutRight
   // 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67; 16 random columns
-  // a row, LayoutRight, 1.04 ms with 2 slots and 1.11 with 1.
+  // a row, LayoutRight, 1.04 ms with 2 slots and 1.11 with 1. A latency-bound matrix (a few
+  // microseconds a call) takes as many slots as fit: its calls wait on each row's chain of loads.
   int group_lanes(int width, bool x_rows_contiguous) const {
     int slots = 1;
     if (chosen == Algorithm::Vector) {
       slots = std::max(1, vector_lanes / width);
-    } else if (chosen != Algorithm::Scalar) {
+    } else if (chosen == Algorithm::Scalar) {
+      slots = 1;
+    } else if (num_entries() < policy.latency_bound_entries) {
+      slots = 32 / width;  // every row's chain of dependent loads as short as it can be
+    } else {
       const double entries_per_slot = x_rows_contiguous ? 8 : 16;
       while (slots * width < 32 && 2 * slots * entries_per_slot <= mean_row_length()) slots *= 2;
     }

@@ -9,17 +9,16 @@
 namespace kspmv::cuda::detail {
 
 // What the row lengths say, where row_lengths_kernel accumulates them.
-enum RowLengthFigure { kLongestRow, kLongRows, kLongRowChunks, kRowLengthFigures };
+enum RowLengthFigure { kLongestRow, kLongRows, kLongRowEntriesInAll, kRowLengthFigures };
 
 // figures[kLongestRow] = the longest row's length; figures[kLongRows] = how many rows are longer
-// than long_row_entries, figures[kLongRowChunks] = how many chunks of chunk_entries they make.
+// than long_row_entries, figures[kLongRowEntriesInAll] = how many entries they hold together.
 template <class Offset>
 __global__ void row_lengths_kernel(const Offset* row_map, std::int64_t num_rows,
-                                   std::int64_t long_row_entries, std::int64_t chunk_entries,
-                                   unsigned long long* figures) {
+                                   std::int64_t long_row_entries, unsigned long long* figures) {
   unsigned long long longest = 0;
   unsigned long long long_rows = 0;
-  unsigned long long chunks = 0;
+  unsigned long long long_row_total = 0;
   const std::int64_t stride = gridDim.x * static_cast<std::int64_t>(blockDim.x);
   for (std::int64_t row = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
        row < num_rows; row += stride) {
@@ -27,19 +26,19 @@ __global__ void row_lengths_kernel(const Offset* row_map, std::int64_t num_rows,
     longest = max(longest, static_cast<unsigned long long>(length));
     if (length > long_row_entries) {
       ++long_rows;
-      chunks += static_cast<unsigned long long>((length + chunk_entries - 1) / chunk_entries);
+      long_row_total += static_cast<unsigned long long>(length);
     }
   }
   for (int offset = 16; offset > 0; offset /= 2) {
     longest = max(longest, __shfl_down_sync(0xffffffffu, longest, offset));
     long_rows += __shfl_down_sync(0xffffffffu, long_rows, offset);
-    chunks += __shfl_down_sync(0xffffffffu, chunks, offset);
+    long_row_total += __shfl_down_sync(0xffffffffu, long_row_total, offset);
   }
   if (threadIdx.x % 32 == 0) {
     atomicMax(figures + kLongestRow, longest);
     if (long_rows != 0) {
       atomicAdd(figures + kLongRows, long_rows);
-      atomicAdd(figures + kLongRowChunks, chunks);
+      atomicAdd(figures + kLongRowEntriesInAll, long_row_total);
     }
   }
 }
