@@ -300,7 +300,7 @@ struct PlanState {
          << " per pass over A, LayoutLeft " << vectors_per_pass(left_columns);
     if (long_row_chunks.num_chunks > 0) {
       text << ", the " << long_rows << " rows longer than " << kLongRowEntries << " shared out in "
-           << long_row_chunks.num_chunks << " chunks";
+           << long_row_chunks.num_chunks << " chunks of up to " << long_row_chunks.chunk_entries;
     }
     if (transposed && transposed->state) {
       text << "; modes T and H: A^T built, " << transposed->state->describe();
