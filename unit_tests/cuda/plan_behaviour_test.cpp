@@ -110,6 +110,29 @@ TEST_F(CudaPlanOnSkewedRows, HundredCallsAreBitwiseIdentical) {
   }
 }
 
+// A symmetric pattern: transposed calls run A's own plan over A's structure with the values
+// gathered from their mirrors, for one vector and for 3 in LayoutRight.
+TEST_F(CudaPlanOnSkewedRows, HundredMirroredTransposedCallsAreBitwiseIdentical) {
+  const Csr symmetric = kspmv::testing::symmetric_pattern_csr<double, std::int32_t, std::int32_t>(
+      3000, RowShape{0, 60}, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> device(symmetric);
+  Stream stream;
+  for (const std::int64_t vectors : {1, 3}) {
+    const Layout layout{vectors > 1, 0, 0};
+    const auto x = random_block<double>(symmetric.num_rows, vectors, rng);
+    const DeviceBlock<double> x_device(x, layout);
+    for (const Algorithm algorithm : kAlgorithms) {
+      SCOPED_TRACE(to_string(algorithm) + ", " + std::to_string(vectors) + " vectors");
+      Plan<double, std::int32_t, std::int32_t> plan(device.matrix(), algorithm, stream.get());
+      expect_hundred_identical_calls(symmetric, vectors, layout, [&](const DenseBlock<double>& y) {
+        plan.apply(Mode::Transpose, 1.5, device.matrix(), x_device.const_block(), 0.0, y,
+                   stream.get());
+      });
+      EXPECT_NE(plan.describe().find("pattern is symmetric"), std::string::npos) << plan.describe();
+    }
+  }
+}
+
 // Rows of similar length: rank-2 calls run the kernel that multiplies a group of vectors at once
 // (3 and 12 vectors, rows longer than a group's batch of entries), in both layouts.
 TEST_F(CudaPlanOnSkewedRows, HundredGroupedCallsOnRegularRowsAreBitwiseIdentical) {
