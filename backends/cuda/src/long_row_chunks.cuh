@@ -2,9 +2,9 @@
 // Long rows of a rank-2 call. The group kernel (vector_group_kernel.cuh) walks a row with one group
 // of lanes, so a row of 200,000 entries would keep one group busy while the rest of the GPU idles.
 // Rows longer than kLongRowEntries are therefore left to this kernel: the plan cuts each into
-// chunks (a table made once, at plan time), a warp multiplies one chunk for
-// every vector of the group and stores its piece, and the last warp of a row to arrive adds the
-// row's pieces in chunk order and writes y: no floating-point atomics, bitwise reproducible.
+// chunks (a table made once, at plan time), a warp multiplies one chunk for every vector of the
+// group and stores its piece, and the last warp of a row to arrive adds the row's pieces in chunk
+// order and writes y: no floating-point atomics, bitwise reproducible.
 
 #include <cuda_runtime_api.h>
 

@@ -340,14 +340,15 @@ struct PlanState {
   }
 
   // Lanes per row of the group kernel, `width` vectors at a time: one slot of `width` lanes for
-  // Scalar, Vector's lanes where it was asked for; otherwise as many slots as the mean row holds
-  // 8 entries (LayoutRight, x rows contiguous) or 16 (LayoutLeft, whose gathers from separate
-  // columns wait longer), in powers of two. Fewer slots mean fewer steps whose cost is the row's
-  // (its sums added across slots, its loads, its stores) but fewer entries in flight. Measured on
-  // an H100, fp64, k = 8 (perf_tests/NOTES.md, "instruction diet"): 27-point stencil LayoutRight
-  // 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67; 16 random columns
-  // a row, LayoutRight, 1.04 ms with 2 slots and 1.11 with 1. A latency-bound matrix (a few
-  // microseconds a call) takes as many slots as fit: its calls wait on each row's chain of loads.
+  // Scalar, Vector's own lanes where Vector runs (asked for or chosen by Auto). A latency-bound
+  // matrix (a few microseconds a call) takes as many slots as fit: its calls wait on each row's
+  // chain of loads. Otherwise as many slots as the mean row holds 8 entries (LayoutRight, x rows
+  // contiguous) or 16 (LayoutLeft, whose gathers from separate columns wait longer), in powers of
+  // two. Fewer slots mean fewer steps whose cost is the row's (its sums added across slots, its
+  // loads, its stores) but fewer entries in flight. Measured on an H100, fp64, k = 8
+  // (perf_tests/NOTES.md, "instruction diet"): 27-point stencil LayoutRight 1.73 / 1.41 / 1.47 ms
+  // with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67; 16 random columns a row, LayoutRight,
+  // 1.04 ms with 2 slots and 1.11 with 1.
   int group_lanes(int width, bool x_rows_contiguous) const {
     int slots = 1;
     if (chosen == Algorithm::Vector) {
