@@ -339,30 +339,42 @@ struct PlanState {
     }
   }
 
-  // Lanes per row of the group kernel, `width` vectors at a time: one slot of `width` lanes for
-  // Scalar, Vector's own lanes where Vector runs (asked for or chosen by Auto). A latency-bound
-  // matrix (a few microseconds a call) takes as many slots as fit: its calls wait on each row's
-  // chain of loads. Otherwise as many slots as the mean row holds 8 entries (LayoutRight, x rows
-  // contiguous) or 16 (LayoutLeft, whose gathers from separate columns wait longer), in powers of
-  // two. Fewer slots mean fewer steps whose cost is the row's (its sums added across slots, its
-  // loads, its stores) but fewer entries in flight. Measured on an H100, fp64, k = 8
-  // (perf_tests/NOTES.md, "instruction diet"): 27-point stencil LayoutRight 1.73 / 1.41 / 1.47 ms
-  // with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67; 16 random columns a row, LayoutRight,
-  // 1.04 ms with 2 slots and 1.11 with 1.
+  // Lanes per row of the group kernel, `width` vectors at a time. One slot of `width` lanes for
+  // Scalar; Vector's own lanes where Vector was asked for, or where Auto chose it for a matrix with
+  // many rows or one that is not latency-bound. A latency-bound matrix (a few microseconds a call)
+  // otherwise takes a warp per row, the most slots: its calls wait on each row's chain of loads
+  // (kFewRowsThreadsPerSm says when Auto's Vector does too). Otherwise as many slots as the mean
+  // row holds 8 entries (LayoutRight, x rows contiguous) or 16 (LayoutLeft, whose gathers from
+  // separate columns wait longer), in powers of two. Fewer slots mean fewer steps whose cost is the
+  // row's (its sums added across slots, its loads, its stores) but fewer entries in flight.
+  // Measured on an H100, fp64, k = 8 (perf_tests/NOTES.md, "instruction diet"): 27-point stencil
+  // LayoutRight 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67; 16
+  // random columns a row, LayoutRight, 1.04 ms with 2 slots and 1.11 with 1.
   int group_lanes(int width, bool x_rows_contiguous) const {
+    const bool latency_bound = num_entries() < policy.latency_bound_entries;
+    const bool few_rows = num_rows() * (32 / kGroupRows) <=
+                          current_device_facts().multiprocessors * kFewRowsThreadsPerSm;
     int slots = 1;
-    if (chosen == Algorithm::Vector) {
-      slots = std::max(1, vector_lanes / width);
-    } else if (chosen == Algorithm::Scalar) {
+    if (chosen == Algorithm::Scalar) {
       slots = 1;
-    } else if (num_entries() < policy.latency_bound_entries) {
-      slots = 32 / width;  // every row's chain of dependent loads as short as it can be
+    } else if (chosen == Algorithm::Vector &&
+               (requested == Algorithm::Vector || !latency_bound || !few_rows)) {
+      slots = std::max(1, vector_lanes / width);
+    } else if (latency_bound) {
+      slots = 32 / width;
     } else {
       const double entries_per_slot = x_rows_contiguous ? 8 : 16;
       while (slots * width < 32 && 2 * slots * entries_per_slot <= mean_row_length()) slots *= 2;
     }
     return std::min(32, slots * width);
   }
+
+  // A warp per row, as long as the group kernel's threads stay under this many per SM. Measured
+  // on an H100 (fp64, k = 8, the quick suite's latency-bound matrices that Auto gives to Vector;
+  // perf_tests/NOTES.md "Rank-2 calls on small irregular matrices"): a warp per row won up to 5,300
+  // rows (ca-GrQc 16.5 -> 7.9 us, add32 9.8 -> 5.0, bcspwr10 6.5 -> 5.0) and lost from 7,920
+  // (commanche_dual 4.9 -> 5.8, Pd 4.5 -> 5.8, bfly 7.5 -> 21.8, delaunay_n16 11.5 -> 28.3).
+  static constexpr std::int64_t kFewRowsThreadsPerSm = 768;
 
   template <class Args>
   void launch_single(const Args& args, cudaStream_t stream) const {
