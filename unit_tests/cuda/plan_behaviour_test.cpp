@@ -65,6 +65,19 @@ void expect_hundred_identical_calls(const Csr& host, std::int64_t vectors, Layou
   }
 }
 
+// 100 calls of a fresh plan for `algorithm` in `mode` (see expect_hundred_identical_calls); returns
+// the plan's description.
+std::string expect_hundred_identical_plan_calls(
+    const Csr& host, const DeviceCsr<double, std::int32_t, std::int32_t>& A, Algorithm algorithm,
+    Mode mode, const DeviceBlock<double>& x, std::int64_t vectors, Layout layout,
+    cudaStream_t stream) {
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), algorithm, stream);
+  expect_hundred_identical_calls(host, vectors, layout, [&](const DenseBlock<double>& y) {
+    plan.apply(mode, 1.5, A.matrix(), x.const_block(), 0.0, y, stream);
+  });
+  return plan.describe();
+}
+
 // A fresh seed (printed with any failure), the skewed matrix on the host and the device.
 class SkewedRows : public ::testing::Test {
  protected:
@@ -96,10 +109,8 @@ TEST_F(CudaPlanOnSkewedRows, HundredCallsAreBitwiseIdentical) {
       for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
         SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode) + ", " +
                      std::to_string(vectors) + " vectors");
-        Plan<double, std::int32_t, std::int32_t> plan(A().matrix(), algorithm, stream.get());
-        expect_hundred_identical_calls(host, vectors, layout, [&](const DenseBlock<double>& y) {
-          plan.apply(mode, 1.5, A().matrix(), x_device.const_block(), 0.0, y, stream.get());
-        });
+        expect_hundred_identical_plan_calls(host, A(), algorithm, mode, x_device, vectors, layout,
+                                            stream.get());
       }
     }
     SCOPED_TRACE("without a plan");
@@ -123,12 +134,9 @@ TEST_F(CudaPlanOnSkewedRows, HundredMirroredTransposedCallsAreBitwiseIdentical) 
     const DeviceBlock<double> x_device(x, layout);
     for (const Algorithm algorithm : kAlgorithms) {
       SCOPED_TRACE(to_string(algorithm) + ", " + std::to_string(vectors) + " vectors");
-      Plan<double, std::int32_t, std::int32_t> plan(device.matrix(), algorithm, stream.get());
-      expect_hundred_identical_calls(symmetric, vectors, layout, [&](const DenseBlock<double>& y) {
-        plan.apply(Mode::Transpose, 1.5, device.matrix(), x_device.const_block(), 0.0, y,
-                   stream.get());
-      });
-      EXPECT_NE(plan.describe().find("pattern is symmetric"), std::string::npos) << plan.describe();
+      const std::string described = expect_hundred_identical_plan_calls(
+          symmetric, device, algorithm, Mode::Transpose, x_device, vectors, layout, stream.get());
+      EXPECT_NE(described.find("pattern is symmetric"), std::string::npos) << described;
     }
   }
 }
@@ -148,11 +156,8 @@ TEST_F(CudaPlanOnSkewedRows, HundredGroupedCallsOnRegularRowsAreBitwiseIdentical
       for (const Algorithm algorithm : kAlgorithms) {
         SCOPED_TRACE(to_string(algorithm) + ", " + std::to_string(vectors) + " vectors, " +
                      (right ? "LayoutRight" : "LayoutLeft"));
-        Plan<double, std::int32_t, std::int32_t> plan(device.matrix(), algorithm, stream.get());
-        expect_hundred_identical_calls(regular, vectors, layout, [&](const DenseBlock<double>& y) {
-          plan.apply(Mode::NoTranspose, 1.5, device.matrix(), x_device.const_block(), 0.0, y,
-                     stream.get());
-        });
+        expect_hundred_identical_plan_calls(regular, device, algorithm, Mode::NoTranspose, x_device,
+                                            vectors, layout, stream.get());
       }
     }
   }
