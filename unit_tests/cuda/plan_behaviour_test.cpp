@@ -78,6 +78,17 @@ std::string expect_hundred_identical_plan_calls(
   return plan.describe();
 }
 
+// f(vectors, layout, x) for one vector and for three in LayoutRight, x random (length n) on the
+// device.
+template <class F>
+void for_one_and_three_vectors(std::int64_t n, std::mt19937_64& rng, F&& f) {
+  for (const std::int64_t vectors : {1, 3}) {
+    const Layout layout{vectors > 1, 0, 0};
+    const DeviceBlock<double> x(random_block<double>(n, vectors, rng), layout);
+    f(vectors, layout, x);
+  }
+}
+
 // A fresh seed (printed with any failure), the skewed matrix on the host and the device.
 class SkewedRows : public ::testing::Test {
  protected:
@@ -101,24 +112,22 @@ using CudaWithoutPlan = SkewedRows;
 // One vector, and three in LayoutRight (the long rows shared out in chunks).
 TEST_F(CudaPlanOnSkewedRows, HundredCallsAreBitwiseIdentical) {
   Stream stream;
-  for (const std::int64_t vectors : {1, 3}) {
-    const Layout layout{vectors > 1, 0, 0};
-    const auto x = random_block<double>(host.num_cols, vectors, rng);
-    const DeviceBlock<double> x_device(x, layout);
-    for (const Algorithm algorithm : kAlgorithms) {
-      for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
-        SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode) + ", " +
-                     std::to_string(vectors) + " vectors");
-        expect_hundred_identical_plan_calls(host, A(), algorithm, mode, x_device, vectors, layout,
-                                            stream.get());
-      }
-    }
-    SCOPED_TRACE("without a plan");
-    expect_hundred_identical_calls(host, vectors, layout, [&](const DenseBlock<double>& y) {
-      apply_without_plan(Mode::NoTranspose, 1.5, A().matrix(), x_device.const_block(), 0.0, y,
-                         stream.get());
-    });
-  }
+  for_one_and_three_vectors(
+      host.num_cols, rng, [&](std::int64_t vectors, Layout layout, const DeviceBlock<double>& x) {
+        for (const Algorithm algorithm : kAlgorithms) {
+          for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+            SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode) + ", " +
+                         std::to_string(vectors) + " vectors");
+            expect_hundred_identical_plan_calls(host, A(), algorithm, mode, x, vectors, layout,
+                                                stream.get());
+          }
+        }
+        SCOPED_TRACE("without a plan");
+        expect_hundred_identical_calls(host, vectors, layout, [&](const DenseBlock<double>& y) {
+          apply_without_plan(Mode::NoTranspose, 1.5, A().matrix(), x.const_block(), 0.0, y,
+                             stream.get());
+        });
+      });
 }
 
 // A symmetric pattern: transposed calls run A's own plan over A's structure with the values
@@ -128,17 +137,16 @@ TEST_F(CudaPlanOnSkewedRows, HundredMirroredTransposedCallsAreBitwiseIdentical) 
       3000, RowShape{0, 60}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> device(symmetric);
   Stream stream;
-  for (const std::int64_t vectors : {1, 3}) {
-    const Layout layout{vectors > 1, 0, 0};
-    const auto x = random_block<double>(symmetric.num_rows, vectors, rng);
-    const DeviceBlock<double> x_device(x, layout);
-    for (const Algorithm algorithm : kAlgorithms) {
-      SCOPED_TRACE(to_string(algorithm) + ", " + std::to_string(vectors) + " vectors");
-      const std::string described = expect_hundred_identical_plan_calls(
-          symmetric, device, algorithm, Mode::Transpose, x_device, vectors, layout, stream.get());
-      EXPECT_NE(described.find("pattern is symmetric"), std::string::npos) << described;
-    }
-  }
+  for_one_and_three_vectors(
+      symmetric.num_rows, rng,
+      [&](std::int64_t vectors, Layout layout, const DeviceBlock<double>& x) {
+        for (const Algorithm algorithm : kAlgorithms) {
+          SCOPED_TRACE(to_string(algorithm) + ", " + std::to_string(vectors) + " vectors");
+          const std::string described = expect_hundred_identical_plan_calls(
+              symmetric, device, algorithm, Mode::Transpose, x, vectors, layout, stream.get());
+          EXPECT_NE(described.find("pattern is symmetric"), std::string::npos) << described;
+        }
+      });
 }
 
 // Rows of similar length: rank-2 calls run the kernel that multiplies a group of vectors at once
