@@ -392,6 +392,75 @@ TYPED_TEST(CudaPlanTest, RankTwoLayoutLeftWithColumnsBeyondL2) {
             "");
 }
 
+// Past the latency bound (2^20 entries) a plan reads LayoutLeft and strided x through a row-major
+// copy it keeps, as large as x: 2 vectors and 33 (a group of 32 and one alone, whose single-vector
+// kernel reads the copy's rows strided), x LayoutLeft contiguous or padded, y in either layout,
+// regular rows and irregular ones (long rows shared out in chunks), modes N and H, every algorithm
+// (MergePath keeps the gathers). A call captured into a graph before the copy exists may not
+// allocate it: it reads x in place.
+TYPED_TEST(CudaPlanTest, RankTwoLayoutLeftThroughARowMajorCopy) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using Ordinal = typename TestFixture::Index;
+  using Offset = typename TestFixture::RowOffset;
+  typename TestFixture::Csr irregular;
+  irregular.num_rows = 44000;
+  irregular.num_cols = 36000;
+  for (std::int64_t i = 0; i < irregular.num_rows; ++i) {
+    const std::int64_t length = i % 4000 == 7 ? 3000 : i % 51;
+    for (std::int64_t k = 0; k < length; ++k) {
+      irregular.entries.push_back(static_cast<Ordinal>((k * 11 + i * 7) % irregular.num_cols));
+      irregular.values.push_back(this->random_scalar());
+    }
+    irregular.row_map.push_back(static_cast<Offset>(irregular.entries.size()));
+  }
+  const typename TestFixture::Csr matrices[] = {this->random_matrix(40000, 36000, RowShape{22, 32}),
+                                                irregular};
+  const Layout left{false, 0, 0};
+  const Layout left_padded{false, 3, 1};
+  const Layout right{true, 0, 0};
+  for (const auto& A : matrices) {
+    ASSERT_GE(A.num_entries(), std::int64_t{1} << 20);
+    for (const std::int64_t vectors : {2, 33}) {
+      for (const auto& [x_layout, y_layout] :
+           {std::pair{left, left}, std::pair{left_padded, right}}) {
+        SCOPED_TRACE(std::to_string(vectors) + " vectors, x " +
+                     (x_layout.padding > 0 ? "padded " : "") + "LayoutLeft, y " +
+                     (y_layout.right ? "LayoutRight" : "LayoutLeft"));
+        for (const Mode mode : {Mode::NoTranspose, Mode::ConjugateTranspose}) {
+          for (const Algorithm algorithm : kAlgorithms) {
+            SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode));
+            EXPECT_EQ(check_spmv(A, algorithm, mode, this->random_scalar(), this->random_scalar(),
+                                 this->rng, vectors, x_layout, y_layout),
+                      "");
+          }
+        }
+      }
+    }
+    SCOPED_TRACE("captured before the copy exists, then called directly");
+    using Scalar = typename TestFixture::Value;
+    const DeviceCsr<Scalar, Ordinal, Offset> device(A);
+    Stream stream;
+    Plan<Scalar, Ordinal, Offset> plan(device.matrix(), Algorithm::Auto, stream.get());
+    const std::size_t planned = plan.workspace_bytes();
+    const auto captured = [&plan](auto&&... args) {
+      const cudaStream_t on = std::get<sizeof...(args) - 1>(std::tie(args...));
+      capture_and_replay(on, [&] { plan.apply(args...); });
+    };
+    EXPECT_EQ(check_call(captured, device, A, Mode::NoTranspose, this->random_scalar(),
+                         this->random_scalar(), 8, left, left, this->rng),
+              "");
+    EXPECT_EQ(plan.workspace_bytes(), planned);
+    EXPECT_EQ(check_apply(plan, device, A, Mode::NoTranspose, this->random_scalar(),
+                          this->random_scalar(), 8, left, left, this->rng),
+              "");
+    EXPECT_GE(plan.workspace_bytes(),
+              planned + static_cast<std::size_t>(8 * A.num_cols) * sizeof(Scalar));
+    EXPECT_NE(plan.describe().find("LayoutLeft through a row-major copy of x"), std::string::npos)
+        << plan.describe();
+  }
+}
+
 TYPED_TEST(CudaPlanTest, UnsortedAndDuplicateColumns) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));

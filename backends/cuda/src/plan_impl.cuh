@@ -25,6 +25,7 @@
 #include "launch_policy.hpp"
 #include "long_row_chunks.cuh"
 #include "merge_path_kernel.cuh"
+#include "row_major_copy_kernel.cuh"
 #include "row_statistics.cuh"
 #include "scalar_kernel.cuh"
 #include "transpose.hpp"
@@ -79,6 +80,9 @@ struct PlanState {
   DeviceBuffer<unsigned char> long_row_workspace;
   LongRowChunks<T> long_row_chunks;
   std::unique_ptr<Transposed> transposed;
+  // Rank-2 x whose rows are not contiguous (LayoutLeft, strided), copied row after row for the
+  // group kernel (reads_x_through_row_major_copy); made at the first call that needs it.
+  DeviceBuffer<Scalar> row_major_x;
   bool values_constant = false;
   // A cached plan (plan_cache.hpp): Adaptive's blocks check their boundaries on the device.
   bool check_block_boundaries = false;
@@ -269,7 +273,8 @@ struct PlanState {
   // group. In LayoutLeft each vector gathers from its own column of x, so a group runs from L2 only
   // while the part of its columns that rows in flight reach (the column reach, both sides of the
   // diagonal) fits in half of L2: 8 columns gathered at random from DRAM ran 2.7x slower than 8
-  // passes, each of whose column stayed in L2.
+  // passes, each of whose column stayed in L2. (A plan with a handle on a matrix past the latency
+  // bound reads LayoutLeft x through a row-major copy instead: x_as_read.)
   int vectors_per_pass(const DenseBlock<const Scalar>& x) const {
     if (chosen == Algorithm::MergePath) return 1;
     const bool latency_bound = num_entries() < policy.latency_bound_entries;
@@ -281,6 +286,37 @@ struct PlanState {
         std::max<std::int64_t>(1, reached_rows * static_cast<std::int64_t>(sizeof(T)));
     return static_cast<int>(std::clamp<std::int64_t>(
         current_device_facts().l2_bytes / 2 / column_bytes, 1, kMaxVectorsPerLaunch));
+  }
+
+  // Whether a rank-2 call reads x through a row-major copy: x's rows are not contiguous, a pass
+  // takes several vectors, and the matrix is large enough that the copy's launch is lost in the
+  // call. Measured on an H100 (fp64, k = 8, perf_tests/NOTES.md "LayoutLeft through a row-major
+  // copy of x"): LayoutLeft gathers ran 1.9-6.4x slower than the same matrix in LayoutRight, and
+  // the copy costs one read and one write of x. Not for a cached plan, whose later calls may not
+  // allocate.
+  bool reads_x_through_row_major_copy(const DenseBlock<const Scalar>& x) const {
+    return x.num_vectors > 1 && x.col_stride != 1 && chosen != Algorithm::MergePath &&
+           !check_block_boundaries && num_entries() >= policy.latency_bound_entries;
+  }
+
+  // x as the kernels read it: a row-major copy where reads_x_through_row_major_copy says so, else
+  // x itself. The copy's buffer grows on a call that needs more, except while the stream is being
+  // captured into a graph (no allocation there): that call reads x in place.
+  DenseBlock<const Scalar> x_as_read(const DenseBlock<const Scalar>& x, cudaStream_t stream) {
+    if (!reads_x_through_row_major_copy(x)) return x;
+    const auto size = static_cast<std::size_t>(x.num_rows * x.num_vectors);
+    if (row_major_x.size() < size) {
+      cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+      KSPMV_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+      if (capture != cudaStreamCaptureStatusNone) return x;
+      row_major_x = DeviceBuffer<Scalar>(size);
+    }
+    constexpr int kThreads = 256;
+    row_major_copy_kernel<<<grid_for(x.num_rows * x.num_vectors, kThreads), kThreads, 0, stream>>>(
+        to_device(x.data), x.num_rows, x.num_vectors, x.row_stride, x.col_stride,
+        to_device(row_major_x.data()));
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+    return {row_major_x.data(), x.num_rows, x.num_vectors, x.num_vectors, 1};
   }
 
   // The kernel, what the analysis measured, how rank-2 calls group vectors, and A^T's plan.
@@ -297,7 +333,12 @@ struct PlanState {
     const DenseBlock<const Scalar> left_columns{nullptr, num_cols(), 2, 1, num_cols()};
     const DenseBlock<const Scalar> right_rows{nullptr, num_cols(), 2, 2, 1};
     text << "; several vectors: LayoutRight " << vectors_per_pass(right_rows)
-         << " per pass over A, LayoutLeft " << vectors_per_pass(left_columns);
+         << " per pass over A, LayoutLeft ";
+    if (reads_x_through_row_major_copy(left_columns)) {
+      text << "through a row-major copy of x";
+    } else {
+      text << vectors_per_pass(left_columns);
+    }
     if (long_row_chunks.num_chunks > 0) {
       text << ", the " << long_rows << " rows longer than " << kLongRowEntries << " shared out in "
            << long_row_chunks.num_chunks << " chunks of up to " << long_row_chunks.chunk_entries;
@@ -312,7 +353,8 @@ struct PlanState {
 
   // Device memory held besides the caller's arrays.
   std::size_t workspace_bytes() const {
-    std::size_t bytes = workspace.size() + long_row_workspace.size();
+    std::size_t bytes =
+        workspace.size() + long_row_workspace.size() + row_major_x.size() * sizeof(Scalar);
     if (transposed) {
       const auto& t = *transposed;
       bytes += t.structure.row_map.size() * sizeof(Offset) +
@@ -567,6 +609,7 @@ void Plan<Scalar, Ordinal, Offset>::apply(Mode mode, Scalar alpha, const Matrix&
   s.check_structure(A);
   detail::check_call_operands("kspmv::cuda::Plan::apply", mode, A, x, y);
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
+  const DenseBlock<const Scalar> x_read = s.x_as_read(x, stream);
   if (is_transposed(mode)) {
     auto& t = s.transposed_plan(stream);
     const auto& plan_t = s.transposed_state();
@@ -575,17 +618,19 @@ void Plan<Scalar, Ordinal, Offset>::apply(Mode mode, Scalar alpha, const Matrix&
       s.refresh_transposed_values(A.values, stream);
       detail::launch_per_vector<false>(s.num_cols(), plan_t.matrix.row_map, plan_t.matrix.entries,
                                        t.values.data(), static_cast<const Offset*>(nullptr), mode,
-                                       alpha, x, beta, y, plan_t.vectors_per_pass(x), launch_t);
+                                       alpha, x_read, beta, y, plan_t.vectors_per_pass(x_read),
+                                       launch_t);
       return;
     }
     detail::launch_per_vector<true>(s.num_cols(), plan_t.matrix.row_map, plan_t.matrix.entries,
-                                    A.values, t.structure.source_entry.data(), mode, alpha, x, beta,
-                                    y, plan_t.vectors_per_pass(x), launch_t);
+                                    A.values, t.structure.source_entry.data(), mode, alpha, x_read,
+                                    beta, y, plan_t.vectors_per_pass(x_read), launch_t);
     return;
   }
-  detail::launch_per_vector<false>(
-      s.num_rows(), A.row_map, A.entries, A.values, static_cast<const Offset*>(nullptr), mode,
-      alpha, x, beta, y, s.vectors_per_pass(x), [&](const auto& args) { s.launch(args, stream); });
+  detail::launch_per_vector<false>(s.num_rows(), A.row_map, A.entries, A.values,
+                                   static_cast<const Offset*>(nullptr), mode, alpha, x_read, beta,
+                                   y, s.vectors_per_pass(x_read),
+                                   [&](const auto& args) { s.launch(args, stream); });
 }
 
 }  // namespace kspmv::cuda
