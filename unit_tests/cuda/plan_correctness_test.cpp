@@ -428,7 +428,9 @@ TYPED_TEST(CudaPlanTest, RankTwoLayoutLeftThroughARowMajorCopy) {
                      (x_layout.padding > 0 ? "padded " : "") + "LayoutLeft, y " +
                      (y_layout.right ? "LayoutRight" : "LayoutLeft"));
         for (const Mode mode : {Mode::NoTranspose, Mode::ConjugateTranspose}) {
+          // Every algorithm with 2 vectors; Auto alone with 33, whose reference costs the most.
           for (const Algorithm algorithm : kAlgorithms) {
+            if (vectors > 2 && algorithm != Algorithm::Auto) continue;
             SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode));
             EXPECT_EQ(check_spmv(A, algorithm, mode, this->random_scalar(), this->random_scalar(),
                                  this->rng, vectors, x_layout, y_layout),
