@@ -171,6 +171,26 @@ TEST_F(CudaPlanOnSkewedRows, HundredGroupedCallsOnRegularRowsAreBitwiseIdentical
   }
 }
 
+// Past the latency bound (2^20 entries) LayoutLeft x is read through the plan's row-major copy:
+// 3 vectors, every algorithm (MergePath without the copy).
+TEST_F(CudaPlanOnSkewedRows, HundredLayoutLeftCallsThroughARowMajorCopyAreBitwiseIdentical) {
+  const Csr large =
+      random_csr<double, std::int32_t, std::int32_t>(40000, 36000, RowShape{22, 32}, rng);
+  ASSERT_GE(large.num_entries(), std::int64_t{1} << 20);
+  const DeviceCsr<double, std::int32_t, std::int32_t> device(large);
+  Stream stream;
+  const Layout left{false, 0, 0};
+  const DeviceBlock<double> x(random_block<double>(large.num_cols, 3, rng), left);
+  for (const Algorithm algorithm : kAlgorithms) {
+    SCOPED_TRACE(to_string(algorithm));
+    const std::string described = expect_hundred_identical_plan_calls(
+        large, device, algorithm, Mode::NoTranspose, x, 3, left, stream.get());
+    EXPECT_EQ(described.find("LayoutLeft through a row-major copy of x") != std::string::npos,
+              algorithm != Algorithm::MergePath)
+        << described;
+  }
+}
+
 TEST_F(CudaPlanOnSkewedRows, ReusedAcrossCallsWithOtherVectorsAndValues) {
   Stream stream;
   for (const Algorithm algorithm : kAlgorithms) {
