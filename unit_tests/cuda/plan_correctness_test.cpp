@@ -37,6 +37,13 @@ class CudaPlanTest : public ::testing::Test {
     return random_csr<Value, Index, RowOffset>(rows, cols, shape, rng);
   }
   Value random_scalar() { return random_value<Value>(rng); }
+  // Row i holds length(i) entries (csr_with_row_lengths).
+  template <class Length>
+  Csr matrix_with_row_lengths(std::int64_t rows, std::int64_t cols, Length&& length,
+                              std::int64_t stride) {
+    return kspmv::testing::csr_with_row_lengths<Value, Index, RowOffset>(rows, cols, length, stride,
+                                                                         rng);
+  }
 
   // Every algorithm on `A` in `mode`, and the call without a plan, with random alpha and beta.
   void expect_all_algorithms(const Csr& A, Mode mode, std::int64_t vectors = 1,
@@ -250,47 +257,29 @@ TYPED_TEST(CudaPlanTest, TransposedModesOnSymmetricPatterns) {
 TYPED_TEST(CudaPlanTest, RowLengthsSpreadOverZeroTo5000) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
-  using Ordinal = typename TestFixture::Index;
-  using Offset = typename TestFixture::RowOffset;
   // Every third row holds (i * 613) % 5001 entries (lengths spread over 0..5000 in scrambled
   // order), the others none; a third of all lengths keeps the test quick.
-  typename TestFixture::Csr A;
-  A.num_rows = 5001;
-  A.num_cols = 5003;
-  for (std::int64_t i = 0; i < A.num_rows; ++i) {
-    const std::int64_t length = i % 3 == 0 ? (i * 613) % 5001 : 0;
-    for (std::int64_t k = 0; k < length; ++k) {
-      A.entries.push_back(static_cast<Ordinal>((k * 7 + i) % A.num_cols));
-      A.values.push_back(this->random_scalar());
-    }
-    A.row_map.push_back(static_cast<Offset>(A.entries.size()));
-  }
+  const auto A = this->matrix_with_row_lengths(
+      5001, 5003, [](std::int64_t i) { return i % 3 == 0 ? (i * 613) % 5001 : 0; }, 7);
   this->expect_all_algorithms(A, Mode::NoTranspose);
 }
 
 TYPED_TEST(CudaPlanTest, RowsAroundTheSharedMemoryCapacity) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
-  using Ordinal = typename TestFixture::Index;
-  using Offset = typename TestFixture::RowOffset;
   // A block stages at most 2048 products (1024 in complex double): rows just under, at and over
   // either, runs of rows that fit alone but not together, among short rows (so a block's rows come
   // in several pieces).
   const std::int64_t pattern[] = {3,    0,   2047, 1,   2048, 2049, 0,    4097, 5,
                                   700,  700, 700,  700, 1,    1023, 1024, 1025, 0,
                                   2049, 350, 350,  350, 350,  350,  7};
-  typename TestFixture::Csr A;
-  A.num_rows = 3000;
-  A.num_cols = 4500;
-  for (std::int64_t i = 0; i < A.num_rows; ++i) {
-    const auto in_pattern = static_cast<std::size_t>(i % 40);
-    const std::int64_t length = in_pattern < std::size(pattern) ? pattern[in_pattern] : 2;
-    for (std::int64_t k = 0; k < length; ++k) {
-      A.entries.push_back(static_cast<Ordinal>((k * 11 + i) % A.num_cols));
-      A.values.push_back(this->random_scalar());
-    }
-    A.row_map.push_back(static_cast<Offset>(A.entries.size()));
-  }
+  const auto A = this->matrix_with_row_lengths(
+      3000, 4500,
+      [&](std::int64_t i) {
+        const auto in_pattern = static_cast<std::size_t>(i % 40);
+        return in_pattern < std::size(pattern) ? pattern[in_pattern] : std::int64_t{2};
+      },
+      11);
   for (const Mode mode : {Mode::NoTranspose, Mode::Conjugate}) this->expect_all_algorithms(A, mode);
 }
 
@@ -348,24 +337,17 @@ TYPED_TEST(CudaPlanTest, RankTwoInGroupsOfVectors) {
 TYPED_TEST(CudaPlanTest, RankTwoLongRowsInChunks) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
-  using Ordinal = typename TestFixture::Index;
-  using Offset = typename TestFixture::RowOffset;
   // The plan's chunks are as long as the GPU stays busy: 64 entries for these rows alone, 512
   // where one row of 600,000 (column indices repeated) joins them.
   for (const std::int64_t huge_row : {0, 600000}) {
     SCOPED_TRACE("a row of " + std::to_string(huge_row));
     const std::int64_t long_rows[] = {64, 65, 512, 513, 1024, 1025, 1536, 20000, huge_row};
-    typename TestFixture::Csr A;
-    A.num_rows = 4500;
-    A.num_cols = 3000;
-    for (std::int64_t i = 0; i < A.num_rows; ++i) {
-      const std::int64_t length = i % 500 == 7 ? long_rows[i / 500 % std::size(long_rows)] : i % 5;
-      for (std::int64_t k = 0; k < length; ++k) {
-        A.entries.push_back(static_cast<Ordinal>((k * 13 + i) % A.num_cols));
-        A.values.push_back(this->random_scalar());
-      }
-      A.row_map.push_back(static_cast<Offset>(A.entries.size()));
-    }
+    const auto A = this->matrix_with_row_lengths(
+        4500, 3000,
+        [&](std::int64_t i) {
+          return i % 500 == 7 ? long_rows[i / 500 % std::size(long_rows)] : i % 5;
+        },
+        13);
     const Layout left{false, 0, 0};
     const Layout right{true, 0, 0};
     for (const std::int64_t vectors : {2, 8, 33}) {
@@ -403,17 +385,8 @@ TYPED_TEST(CudaPlanTest, RankTwoLayoutLeftThroughARowMajorCopy) {
   SCOPED_TRACE(seed_message(this->seed));
   using Ordinal = typename TestFixture::Index;
   using Offset = typename TestFixture::RowOffset;
-  typename TestFixture::Csr irregular;
-  irregular.num_rows = 44000;
-  irregular.num_cols = 36000;
-  for (std::int64_t i = 0; i < irregular.num_rows; ++i) {
-    const std::int64_t length = i % 4000 == 7 ? 3000 : i % 51;
-    for (std::int64_t k = 0; k < length; ++k) {
-      irregular.entries.push_back(static_cast<Ordinal>((k * 11 + i * 7) % irregular.num_cols));
-      irregular.values.push_back(this->random_scalar());
-    }
-    irregular.row_map.push_back(static_cast<Offset>(irregular.entries.size()));
-  }
+  const auto irregular = this->matrix_with_row_lengths(
+      44000, 36000, [](std::int64_t i) { return i % 4000 == 7 ? 3000 : i % 51; }, 11);
   const typename TestFixture::Csr matrices[] = {this->random_matrix(40000, 36000, RowShape{22, 32}),
                                                 irregular};
   const Layout left{false, 0, 0};

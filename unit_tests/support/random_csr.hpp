@@ -124,6 +124,27 @@ HostCsr<Scalar, Ordinal, Offset> one_dense_row_csr(std::int64_t num_rows, std::i
   return B;
 }
 
+// A num_rows x num_cols matrix whose row i holds length(i) entries, in columns
+// (k * stride + i) % num_cols for k = 0, 1, ... (repeated where the row is longer than num_cols),
+// with random values: rows shaped one by one.
+template <class Scalar, class Ordinal, class Offset, class Length>
+HostCsr<Scalar, Ordinal, Offset> csr_with_row_lengths(std::int64_t num_rows, std::int64_t num_cols,
+                                                      Length&& length, std::int64_t stride,
+                                                      std::mt19937_64& rng) {
+  HostCsr<Scalar, Ordinal, Offset> A;
+  A.num_rows = num_rows;
+  A.num_cols = num_cols;
+  for (std::int64_t i = 0; i < num_rows; ++i) {
+    const std::int64_t row_length = length(i);
+    for (std::int64_t k = 0; k < row_length; ++k) {
+      A.entries.push_back(static_cast<Ordinal>((k * stride + i) % num_cols));
+      A.values.push_back(random_value<Scalar>(rng));
+    }
+    A.row_map.push_back(static_cast<Offset>(A.entries.size()));
+  }
+  return A;
+}
+
 // An n x n matrix whose pattern is symmetric (A(j, i) stored wherever A(i, j) is) and whose
 // values are not: the pattern of a random matrix united with its transpose, rows sorted, random
 // values.

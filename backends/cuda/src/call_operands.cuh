@@ -60,8 +60,9 @@ void check_aligned(const char* caller, const char* name, const Scalar* array) {
 
 // Throws kspmv::dimension_mismatch, naming `caller` and every shape, unless x and y fit op(A), and
 // kspmv::unsupported_argument for a misaligned array of values.
-template <class Scalar, class Ordinal, class Offset>
-void check_call_operands(const char* caller, Mode mode, const CsrMatrix<Scalar, Ordinal, Offset>& A,
+template <class MatrixScalar, class Scalar, class Ordinal, class Offset>
+void check_call_operands(const char* caller, Mode mode,
+                         const CsrMatrix<MatrixScalar, Ordinal, Offset>& A,
                          const DenseBlock<const Scalar>& x, const DenseBlock<Scalar>& y) {
   const auto rows = static_cast<std::int64_t>(A.num_rows);
   const auto cols = static_cast<std::int64_t>(A.num_cols);
@@ -81,8 +82,8 @@ void check_call_operands(const char* caller, Mode mode, const CsrMatrix<Scalar, 
 
 // Finishes the calls whose result needs no product (y empty: nothing; alpha == 0 or A empty: y =
 // beta*y, reading neither A nor x) and returns false for them; true when the kernels must run.
-template <class Scalar, class Ordinal, class Offset>
-bool product_needed(const CsrMatrix<Scalar, Ordinal, Offset>& A, Scalar alpha,
+template <class MatrixScalar, class Scalar, class Ordinal, class Offset>
+bool product_needed(const CsrMatrix<MatrixScalar, Ordinal, Offset>& A, Scalar alpha,
                     const DenseBlock<Scalar>& y, Scalar beta, cudaStream_t stream) {
   if (y.num_rows == 0 || y.num_vectors == 0) return false;
   if (alpha != Scalar(0) && A.num_entries != 0) return true;
@@ -118,21 +119,21 @@ void launch_group(const Single& single, std::int64_t x_col_stride, std::int64_t 
 
 // `launch(args)` for every vector of x and y, in groups of up to `vectors_per_pass` that read A
 // once each, a vector left over alone; args describe the CSR arrays given (A's own, or A^T's
-// structure with A's values gathered through value_positions). MaxVectorsPerPass (default: the most
-// a launch takes) caps the groups at compile time: 1 for a launch that only has single-vector
-// kernels.
-template <bool GatheredValues, int MaxVectorsPerPass = 0, class Scalar, class Ordinal, class Offset,
-          class Launch>
+// structure with A's values gathered through value_positions; the values may be MatrixScalar, the
+// single precision counterpart of Scalar). MaxVectorsPerPass (default: the most a launch takes)
+// caps the groups at compile time: 1 for a launch that only has single-vector kernels.
+template <bool GatheredValues, int MaxVectorsPerPass = 0, class Scalar, class MatrixScalar,
+          class Ordinal, class Offset, class Launch>
 void launch_per_vector(std::int64_t num_rows, const Offset* row_map, const Ordinal* entries,
-                       const Scalar* values, const Offset* value_positions, Mode mode, Scalar alpha,
-                       const DenseBlock<const Scalar>& x, Scalar beta, const DenseBlock<Scalar>& y,
-                       int vectors_per_pass, Launch&& launch) {
+                       const MatrixScalar* values, const Offset* value_positions, Mode mode,
+                       Scalar alpha, const DenseBlock<const Scalar>& x, Scalar beta,
+                       const DenseBlock<Scalar>& y, int vectors_per_pass, Launch&& launch) {
   using T = device_t<Scalar>;
   constexpr int kMaxWidth = MaxVectorsPerPass > 0 ? MaxVectorsPerPass : kMaxVectorsPerLaunch;
   const std::int64_t per_pass = std::clamp(vectors_per_pass, 1, kMaxWidth);
   for (std::int64_t first = 0; first < y.num_vectors;) {
     const auto count = static_cast<int>(std::min(per_pass, y.num_vectors - first));
-    const SpmvArguments<T, Ordinal, Offset, GatheredValues> single{
+    const SpmvArguments<T, Ordinal, Offset, GatheredValues, device_t<MatrixScalar>> single{
         num_rows,
         row_map,
         entries,

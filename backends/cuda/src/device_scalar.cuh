@@ -76,6 +76,20 @@ inline const device_t<Scalar>* to_device(const Scalar* pointer) {
   return reinterpret_cast<const device_t<Scalar>*>(pointer);
 }
 
+// A matrix value in the vectors' type: the same type, or single precision widened exactly (fp32
+// values for fp64 vectors, complex<float> for complex<double>).
+template <class T, class V>
+__device__ inline T widen(V value) {
+  if constexpr (std::is_same_v<T, V>) {
+    return value;
+  } else if constexpr (std::is_arithmetic_v<T>) {
+    return static_cast<T>(value);
+  } else {
+    using Real = typename T::real_type;
+    return {static_cast<Real>(value.re), static_cast<Real>(value.im)};
+  }
+}
+
 template <class T>
 __device__ inline T conjugate_if(T value, bool conjugate) {
   if constexpr (std::is_arithmetic_v<T>) {

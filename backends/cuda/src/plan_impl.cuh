@@ -36,18 +36,20 @@ namespace kspmv::cuda {
 
 namespace detail {
 
-template <class Scalar, class Ordinal, class Offset>
+// Scalar: x's and y's type, in which products and sums are formed; MatrixScalar: A's values (Scalar
+// or its single precision counterpart, widened on load).
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
 struct PlanState {
   using T = device_t<Scalar>;
-  using Matrix = CsrMatrix<Scalar, Ordinal, Offset>;
+  using Matrix = CsrMatrix<MatrixScalar, Ordinal, Offset>;
 
   // A^T's structure and a plan for it, made on the first call in mode T or H. Its kernels read A's
   // values in place, through structure.source_entry. Where A^T mirrors A (a symmetric pattern),
   // A's plan serves A^T too: the same rows, the same lengths, the same choice.
   struct Transposed {
     TransposedStructure<Ordinal, Offset> structure;
-    std::unique_ptr<PlanState> state;  // null where A^T mirrors A
-    DeviceBuffer<Scalar> values;       // A^T's values, kept while A's are declared constant
+    std::unique_ptr<PlanState> state;   // null where A^T mirrors A
+    DeviceBuffer<MatrixScalar> values;  // A^T's values, kept while A's are declared constant
     bool values_current = false;
   };
 
@@ -327,6 +329,9 @@ struct PlanState {
          << num_rows() << " x " << num_cols() << " with " << num_entries()
          << " entries: " << std::fixed << std::setprecision(1) << mean_row_length()
          << " per row, longest " << longest << (regular ? " (regular rows)" : " (irregular rows)");
+    if constexpr (!std::is_same_v<MatrixScalar, Scalar>) {
+      text << ", values in single precision widened on load";
+    }
     if (column_reach != std::numeric_limits<std::int64_t>::max()) {
       text << ", 9 in 10 sampled entries within " << column_reach << " columns of the diagonal";
     }
@@ -359,8 +364,8 @@ struct PlanState {
       const auto& t = *transposed;
       bytes += t.structure.row_map.size() * sizeof(Offset) +
                t.structure.entries.size() * sizeof(Ordinal) +
-               t.structure.source_entry.size() * sizeof(Offset) + t.values.size() * sizeof(Scalar) +
-               (t.state ? t.state->workspace_bytes() : 0);
+               t.structure.source_entry.size() * sizeof(Offset) +
+               t.values.size() * sizeof(MatrixScalar) + (t.state ? t.state->workspace_bytes() : 0);
     }
     return bytes;
   }
@@ -522,11 +527,11 @@ struct PlanState {
   }
 
   // The transposed copy of A's values, gathered when they were declared changed since the last.
-  void refresh_transposed_values(const Scalar* values, cudaStream_t stream) {
+  void refresh_transposed_values(const MatrixScalar* values, cudaStream_t stream) {
     auto& t = *transposed;
     if (t.values_current) return;
     if (t.values.size() != static_cast<std::size_t>(num_entries())) {
-      t.values = DeviceBuffer<Scalar>(static_cast<std::size_t>(num_entries()));
+      t.values = DeviceBuffer<MatrixScalar>(static_cast<std::size_t>(num_entries()));
     }
     constexpr int kThreads = 256;
     gather_kernel<<<grid_for(num_entries(), kThreads), kThreads, 0, stream>>>(
@@ -548,9 +553,10 @@ struct PlanState {
 
 }  // namespace detail
 
-template <class Scalar, class Ordinal, class Offset>
-Plan<Scalar, Ordinal, Offset>::Plan(const Matrix& A, Algorithm requested, cudaStream_t stream)
-    : state_(std::make_unique<detail::PlanState<Scalar, Ordinal, Offset>>()) {
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+Plan<Scalar, Ordinal, Offset, MatrixScalar>::Plan(const Matrix& A, Algorithm requested,
+                                                  cudaStream_t stream)
+    : state_(std::make_unique<detail::PlanState<Scalar, Ordinal, Offset, MatrixScalar>>()) {
   const auto start = std::chrono::steady_clock::now();
   if (requested == Algorithm::KokkosKernels) {
     throw unsupported_argument(
@@ -563,48 +569,49 @@ Plan<Scalar, Ordinal, Offset>::Plan(const Matrix& A, Algorithm requested, cudaSt
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-template <class Scalar, class Ordinal, class Offset>
-Plan<Scalar, Ordinal, Offset>::~Plan() = default;
-template <class Scalar, class Ordinal, class Offset>
-Plan<Scalar, Ordinal, Offset>::Plan(Plan&&) noexcept = default;
-template <class Scalar, class Ordinal, class Offset>
-Plan<Scalar, Ordinal, Offset>& Plan<Scalar, Ordinal, Offset>::operator=(Plan&&) noexcept = default;
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+Plan<Scalar, Ordinal, Offset, MatrixScalar>::~Plan() = default;
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+Plan<Scalar, Ordinal, Offset, MatrixScalar>::Plan(Plan&&) noexcept = default;
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+Plan<Scalar, Ordinal, Offset, MatrixScalar>& Plan<Scalar, Ordinal, Offset, MatrixScalar>::operator=(
+    Plan&&) noexcept = default;
 
-template <class Scalar, class Ordinal, class Offset>
-Algorithm Plan<Scalar, Ordinal, Offset>::algorithm() const {
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+Algorithm Plan<Scalar, Ordinal, Offset, MatrixScalar>::algorithm() const {
   return state_->chosen;
 }
 
-template <class Scalar, class Ordinal, class Offset>
-double Plan<Scalar, Ordinal, Offset>::setup_seconds() const {
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+double Plan<Scalar, Ordinal, Offset, MatrixScalar>::setup_seconds() const {
   return state_->setup_seconds;
 }
 
-template <class Scalar, class Ordinal, class Offset>
-std::string Plan<Scalar, Ordinal, Offset>::describe() const {
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+std::string Plan<Scalar, Ordinal, Offset, MatrixScalar>::describe() const {
   return state_->describe();
 }
 
-template <class Scalar, class Ordinal, class Offset>
-std::size_t Plan<Scalar, Ordinal, Offset>::workspace_bytes() const {
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+std::size_t Plan<Scalar, Ordinal, Offset, MatrixScalar>::workspace_bytes() const {
   return state_->workspace_bytes();
 }
 
-template <class Scalar, class Ordinal, class Offset>
-void Plan<Scalar, Ordinal, Offset>::set_values_constant(bool constant) {
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+void Plan<Scalar, Ordinal, Offset, MatrixScalar>::set_values_constant(bool constant) {
   state_->values_constant = constant;
   state_->values_changed();
 }
 
-template <class Scalar, class Ordinal, class Offset>
-void Plan<Scalar, Ordinal, Offset>::values_changed() {
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+void Plan<Scalar, Ordinal, Offset, MatrixScalar>::values_changed() {
   state_->values_changed();
 }
 
-template <class Scalar, class Ordinal, class Offset>
-void Plan<Scalar, Ordinal, Offset>::apply(Mode mode, Scalar alpha, const Matrix& A,
-                                          DenseBlock<const Scalar> x, Scalar beta,
-                                          DenseBlock<Scalar> y, cudaStream_t stream) {
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+void Plan<Scalar, Ordinal, Offset, MatrixScalar>::apply(Mode mode, Scalar alpha, const Matrix& A,
+                                                        DenseBlock<const Scalar> x, Scalar beta,
+                                                        DenseBlock<Scalar> y, cudaStream_t stream) {
   auto& s = *state_;
   s.check_structure(A);
   detail::check_call_operands("kspmv::cuda::Plan::apply", mode, A, x, y);

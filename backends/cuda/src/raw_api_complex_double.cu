@@ -4,4 +4,4 @@
 
 #include "instantiate.cuh"
 
-KSPMV_INSTANTIATE_RAW_API(std::complex<double>)
+KSPMV_INSTANTIATE_RAW_API(std::complex<double>, std::complex<double>)

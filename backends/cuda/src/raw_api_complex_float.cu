@@ -4,4 +4,4 @@
 
 #include "instantiate.cuh"
 
-KSPMV_INSTANTIATE_RAW_API(std::complex<float>)
+KSPMV_INSTANTIATE_RAW_API(std::complex<float>, std::complex<float>)

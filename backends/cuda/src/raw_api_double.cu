@@ -3,4 +3,4 @@
 
 #include "instantiate.cuh"
 
-KSPMV_INSTANTIATE_RAW_API(double)
+KSPMV_INSTANTIATE_RAW_API(double, double)

@@ -3,4 +3,4 @@
 
 #include "instantiate.cuh"
 
-KSPMV_INSTANTIATE_RAW_API(float)
+KSPMV_INSTANTIATE_RAW_API(float, float)

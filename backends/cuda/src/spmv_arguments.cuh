@@ -12,8 +12,9 @@ namespace kspmv::cuda::detail {
 
 // GatheredValues: entry e's value is values[value_positions[e]]. A transposed call reads A^T this
 // way, A's own values through the permutation that transposed A's structure, so that no call copies
-// the values (which may have changed since the last call).
-template <class T, class Ordinal, class Offset, bool GatheredValues = false>
+// the values (which may have changed since the last call). MatrixValue: A's values, T or its single
+// precision counterpart, widened on load (products and sums in T).
+template <class T, class Ordinal, class Offset, bool GatheredValues = false, class MatrixValue = T>
 struct SpmvArguments {
   using value_type = T;
   using ordinal_type = Ordinal;
@@ -24,7 +25,7 @@ struct SpmvArguments {
   std::int64_t num_rows;
   const Offset* row_map;
   const Ordinal* entries;
-  const T* values;
+  const MatrixValue* values;
   const T* x;
   std::int64_t x_stride;
   T* y;
@@ -43,10 +44,10 @@ struct SpmvArguments {
   __device__ T value(std::int64_t entry) const {
     if constexpr (GatheredValues) {
       // Through the read-only cache: neighbouring entries of A^T often sit in one sector of A.
-      return load_readonly(values +
-                           static_cast<std::int64_t>(load_streaming(value_positions + entry)));
+      return widen<T>(load_readonly(
+          values + static_cast<std::int64_t>(load_streaming(value_positions + entry))));
     } else {
-      return load_streaming(values + entry);
+      return widen<T>(load_streaming(values + entry));
     }
   }
   // a * x(column), a conjugated in modes C and H.

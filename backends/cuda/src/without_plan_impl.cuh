@@ -19,8 +19,8 @@
 
 namespace kspmv::cuda {
 
-template <class Scalar, class Ordinal, class Offset>
-void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<Scalar, Ordinal, Offset>& A,
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, Ordinal, Offset>& A,
                         DenseBlock<const Scalar> x, Scalar beta, DenseBlock<Scalar> y,
                         cudaStream_t stream) {
   constexpr const char* kCaller = "kspmv::cuda::apply_without_plan";
@@ -28,13 +28,13 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<Scalar, Ordinal
   detail::check_call_operands(kCaller, mode, A, x, y);
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
   if (is_transposed(mode)) {
-    Plan<Scalar, Ordinal, Offset>(A, Algorithm::Auto, stream)
+    Plan<Scalar, Ordinal, Offset, MatrixScalar>(A, Algorithm::Auto, stream)
         .apply(mode, alpha, A, x, beta, y, stream);
     return;
   }
   const auto rows = static_cast<std::int64_t>(A.num_rows);
-  using State = detail::PlanState<Scalar, Ordinal, Offset>;
-  using Cache = detail::PlanCache<State, CsrMatrix<Scalar, Ordinal, Offset>>;
+  using State = detail::PlanState<Scalar, Ordinal, Offset, MatrixScalar>;
+  using Cache = detail::PlanCache<State, CsrMatrix<MatrixScalar, Ordinal, Offset>>;
   const std::shared_ptr<State> cached = Cache::instance().find_or_make(A, stream, [&] {
     auto state = std::make_shared<State>();
     state->check_block_boundaries = true;

@@ -3,14 +3,20 @@
 // alpha*op(A)*x as often as needed, ordered on a CUDA stream. Needs no Kokkos, so it is tested and
 // benchmarked alone.
 //
-// Scalar is float, double, std::complex<float> or std::complex<double>; Ordinal int32_t or int64_t;
-// Offset int32_t, int64_t or std::size_t (explicitly instantiated in backends/cuda/src).
+// Scalar (x's and y's type, in which products and sums are formed) is float, double,
+// std::complex<float> or std::complex<double>; MatrixScalar (A's values) is Scalar, or float for
+// double and std::complex<float> for std::complex<double>: the values are widened exactly on load,
+// and the results equal bit for bit those of a Scalar plan given the widened values. Ordinal is
+// int32_t or int64_t; Offset int32_t, int64_t or std::size_t (explicitly instantiated in
+// backends/cuda/src).
 
 #include <cuda_runtime_api.h>
 
+#include <complex>
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/operands.hpp"
@@ -19,14 +25,26 @@
 namespace kspmv::cuda {
 
 namespace detail {
-template <class Scalar, class Ordinal, class Offset>
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
 struct PlanState;  // defined in backends/cuda/src, where the kernels are
+
+// The matrix value types a Scalar plan takes: Scalar itself and its single precision counterpart.
+template <class MatrixScalar, class Scalar>
+inline constexpr bool is_matrix_scalar_for = std::is_same_v<MatrixScalar, Scalar> ||
+                                             (std::is_same_v<Scalar, double> &&
+                                              std::is_same_v<MatrixScalar, float>) ||
+                                             (std::is_same_v<Scalar, std::complex<double>> &&
+                                              std::is_same_v<MatrixScalar, std::complex<float>>);
 }  // namespace detail
 
-template <class Scalar, class Ordinal, class Offset>
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar = Scalar>
 class Plan {
+  static_assert(detail::is_matrix_scalar_for<MatrixScalar, Scalar>,
+                "kspmv::cuda::Plan: A's values must be of x's scalar type or its single precision "
+                "counterpart (float for double, std::complex<float> for std::complex<double>)");
+
  public:
-  using Matrix = CsrMatrix<Scalar, Ordinal, Offset>;
+  using Matrix = CsrMatrix<MatrixScalar, Ordinal, Offset>;
 
   // Analyses A's structure on `stream` (row-length statistics), chooses the kernel and its launch
   // parameters (or takes `requested` when it is not Auto), and allocates the auxiliary arrays the
@@ -68,7 +86,7 @@ class Plan {
   void values_changed();
 
  private:
-  std::unique_ptr<detail::PlanState<Scalar, Ordinal, Offset>> state_;
+  std::unique_ptr<detail::PlanState<Scalar, Ordinal, Offset, MatrixScalar>> state_;
 };
 
 }  // namespace kspmv::cuda

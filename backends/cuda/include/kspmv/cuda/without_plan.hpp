@@ -19,8 +19,9 @@
 
 namespace kspmv::cuda {
 
-template <class Scalar, class Ordinal, class Offset>
-void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<Scalar, Ordinal, Offset>& A,
+// A's values may be Scalar's single precision counterpart, as for Plan.
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, Ordinal, Offset>& A,
                         DenseBlock<const Scalar> x, Scalar beta, DenseBlock<Scalar> y,
                         cudaStream_t stream);
 
