@@ -70,9 +70,11 @@ class Plan {
   // sizes; otherwise kspmv::unsupported_argument), x and y op(A)'s shapes (otherwise
   // kspmv::dimension_mismatch). Enqueued on `stream`: no host synchronisation and no allocation,
   // except on the first call in mode T or H, which builds and keeps A's transposed structure (and
-  // waits for it; its time joins setup_seconds()). beta == 0 overwrites y; alpha == 0 reads neither
-  // A nor x. Bitwise reproducible. A plan serves one stream at a time: calls on two streams at once
-  // would share its scratch.
+  // waits for it; its time joins setup_seconds()), and on the first rank-2 call whose x rows are
+  // not contiguous (LayoutLeft) on a matrix of 2^20 entries or more, which allocates the row-major
+  // copy of x the plan keeps (not while the stream is being captured: such a call reads x in
+  // place). beta == 0 overwrites y; alpha == 0 reads neither A nor x. Bitwise reproducible. A
+  // plan serves one stream at a time: calls on two streams at once would share its scratch.
   void apply(Mode mode, Scalar alpha, const Matrix& A, DenseBlock<const Scalar> x, Scalar beta,
              DenseBlock<Scalar> y, cudaStream_t stream);
 
