@@ -2,7 +2,9 @@
 // kspmv::Handle: a reusable plan for one matrix structure. The first spmv call with a handle sets
 // it up (the backend analyses the matrix and keeps what its kernel needs); later calls reuse it at
 // no cost. Values may change between calls; the structure (sizes, row_map and entries arrays) may
-// not: a handle used on another structure throws.
+// not: a handle used on another structure throws. VectorScalar is the scalar type of the x and y
+// it is used with: A's own, or (for a matrix of single precision values) its double precision
+// counterpart (kspmv/precision.hpp).
 
 #include <cstddef>
 #include <string>
@@ -12,15 +14,23 @@
 #include "kspmv/detail/backend.hpp"
 #include "kspmv/detail/dispatch.hpp"
 #include "kspmv/errors.hpp"
+#include "kspmv/precision.hpp"
 
 namespace kspmv {
 
-template <class Matrix, class ExecSpace = typename detail::crs_view_t<Matrix>::execution_space>
+template <class Matrix, class ExecSpace = typename detail::crs_view_t<Matrix>::execution_space,
+          class VectorScalar = typename detail::crs_view_t<Matrix>::scalar_type>
 class Handle {
+  static_assert(
+      is_matrix_scalar_for_v<typename detail::crs_view_t<Matrix>::scalar_type, VectorScalar>,
+      "kspmv::Handle: the vectors' scalar type must be A's or its double precision "
+      "counterpart");
+
  public:
   using matrix_type = Matrix;
   using crs_view_type = detail::crs_view_t<Matrix>;
   using execution_space = ExecSpace;
+  using vector_scalar_type = VectorScalar;
   using backend_type = detail::backend_for_t<ExecSpace>;
 
   // Throws kspmv::unsupported_argument when the backend for ExecSpace lacks `requested`.
@@ -80,7 +90,7 @@ class Handle {
     }
   }
 
-  typename backend_type::template State<crs_view_type>& state() { return state_; }
+  typename backend_type::template State<crs_view_type, VectorScalar>& state() { return state_; }
 
  private:
   struct Structure {
@@ -102,7 +112,7 @@ class Handle {
   Algorithm requested_;
   bool bound_ = false;
   Structure structure_;
-  typename backend_type::template State<crs_view_type> state_;
+  typename backend_type::template State<crs_view_type, VectorScalar> state_;
 };
 
 }  // namespace kspmv

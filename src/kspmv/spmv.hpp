@@ -24,6 +24,7 @@
 #include "kspmv/errors.hpp"
 #include "kspmv/handle.hpp"
 #include "kspmv/mode.hpp"
+#include "kspmv/precision.hpp"
 #include "kspmv/validate.hpp"
 
 namespace kspmv {
@@ -66,10 +67,12 @@ std::size_t num_vectors(const View& v) {
 
 namespace detail {
 
+// x and y hold one scalar type, in which products and sums are formed; A's values are of that type
+// or its single precision counterpart (kspmv/precision.hpp).
 template <class ExecSpace, class Matrix, class AlphaType, class XView, class BetaType, class YView>
 constexpr void check_types() {
   using CrsViewT = crs_view_t<Matrix>;
-  using Scalar = typename CrsViewT::scalar_type;
+  using Scalar = typename YView::non_const_value_type;
   static_assert(Kokkos::is_execution_space<ExecSpace>::value,
                 "kspmv::spmv: the first argument must be a Kokkos execution space instance");
   static_assert(Kokkos::is_view<XView>::value && Kokkos::is_view<YView>::value,
@@ -78,24 +81,27 @@ constexpr void check_types() {
                     (static_cast<int>(XView::rank) == 1 || static_cast<int>(XView::rank) == 2),
                 "kspmv::spmv: x and y must both be rank-1 or both be rank-2 Views");
   static_assert(std::is_same_v<typename YView::value_type, Scalar>,
-                "kspmv::spmv: y must be a non-const View of A's scalar type");
+                "kspmv::spmv: y must be a non-const View");
   static_assert(std::is_same_v<typename XView::non_const_value_type, Scalar>,
-                "kspmv::spmv: x must hold A's scalar type");
+                "kspmv::spmv: x and y must hold the same scalar type");
+  static_assert(is_matrix_scalar_for_v<typename CrsViewT::scalar_type, Scalar>,
+                "kspmv::spmv: A's values must be of x's and y's scalar type or its single "
+                "precision counterpart (a float matrix with double vectors, complex<float> with "
+                "complex<double>)");
   static_assert(
       Kokkos::SpaceAccessibility<ExecSpace, typename CrsViewT::memory_space>::accessible &&
           Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible &&
           Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible,
       "kspmv::spmv: A, x and y must be accessible from the execution space");
   static_assert(std::is_convertible_v<AlphaType, Scalar> && std::is_convertible_v<BetaType, Scalar>,
-                "kspmv::spmv: alpha and beta must convert to A's scalar type");
+                "kspmv::spmv: alpha and beta must convert to y's scalar type");
 }
 
 // The cases every backend shares: nothing to do for an empty y, y = beta*y when alpha == 0 or A is
 // empty. Otherwise `product()` calls the backend.
-template <class ExecSpace, class CrsViewT, class YView, class Product>
-void unless_trivial(const ExecSpace& exec, typename CrsViewT::scalar_type alpha, const CrsViewT& A,
-                    typename CrsViewT::scalar_type beta, const YView& y, Product&& product) {
-  using Scalar = typename CrsViewT::scalar_type;
+template <class ExecSpace, class Scalar, class CrsViewT, class YView, class Product>
+void unless_trivial(const ExecSpace& exec, Scalar alpha, const CrsViewT& A, Scalar beta,
+                    const YView& y, Product&& product) {
   if (y.extent(0) == 0 || detail::num_vectors(y) == 0) return;
   if (alpha == Scalar(0) || A.num_entries() == 0) {
     detail::scale(exec, beta, y);
@@ -106,17 +112,20 @@ void unless_trivial(const ExecSpace& exec, typename CrsViewT::scalar_type alpha,
 
 }  // namespace detail
 
-template <class ExecSpace, class HandleMatrix, class HandleExecSpace, class AlphaType, class Matrix,
-          class XView, class BetaType, class YView>
-void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace>* handle, const char mode[],
-          const AlphaType& alpha, const Matrix& matrix, const XView& x, const BetaType& beta,
-          const YView& y) {
-  using Scalar = typename detail::crs_view_t<Matrix>::scalar_type;
+template <class ExecSpace, class HandleMatrix, class HandleExecSpace, class HandleScalar,
+          class AlphaType, class Matrix, class XView, class BetaType, class YView>
+void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace, HandleScalar>* handle,
+          const char mode[], const AlphaType& alpha, const Matrix& matrix, const XView& x,
+          const BetaType& beta, const YView& y) {
+  using Scalar = typename YView::non_const_value_type;
   detail::check_types<ExecSpace, Matrix, AlphaType, XView, BetaType, YView>();
   static_assert(std::is_same_v<std::remove_cv_t<HandleMatrix>, Matrix>,
                 "kspmv::spmv: the handle was made for another matrix type");
   static_assert(std::is_same_v<ExecSpace, HandleExecSpace>,
                 "kspmv::spmv: the handle was made for another execution space");
+  static_assert(std::is_same_v<HandleScalar, Scalar>,
+                "kspmv::spmv: the handle was made for vectors of another scalar type (its third "
+                "template argument)");
 
   if (handle == nullptr) throw unsupported_argument("kspmv::spmv: the handle pointer is null");
   const Mode op = kspmv::parse_mode(mode);
@@ -126,7 +135,7 @@ void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace>* handle, 
   const Scalar a = static_cast<Scalar>(alpha);
   const Scalar b = static_cast<Scalar>(beta);
   detail::unless_trivial(exec, a, A, b, y, [&] {
-    using Backend = typename Handle<HandleMatrix, HandleExecSpace>::backend_type;
+    using Backend = typename Handle<HandleMatrix, HandleExecSpace, HandleScalar>::backend_type;
     Backend::apply(exec, handle->state(), handle->requested_algorithm(), op, a, A, x, b, y);
   });
 }
@@ -137,7 +146,7 @@ template <class ExecSpace, class Matrix, class AlphaType, class XView, class Bet
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
     const ExecSpace& exec, const char mode[], const AlphaType& alpha, const Matrix& matrix,
     const XView& x, const BetaType& beta, const YView& y) {
-  using Scalar = typename detail::crs_view_t<Matrix>::scalar_type;
+  using Scalar = typename YView::non_const_value_type;
   detail::check_types<ExecSpace, Matrix, AlphaType, XView, BetaType, YView>();
   const Mode op = kspmv::parse_mode(mode);
   const auto& A = detail::as_crs_view(matrix);

@@ -40,13 +40,7 @@ class CudaMixedPrecisionTest : public ::testing::Test {
   }
 
   static WideCsr widened(const NarrowCsr& narrow) {
-    WideCsr wide;
-    wide.num_rows = narrow.num_rows;
-    wide.num_cols = narrow.num_cols;
-    wide.row_map = narrow.row_map;
-    wide.entries = narrow.entries;
-    wide.values.assign(narrow.values.begin(), narrow.values.end());
-    return wide;
+    return kspmv::testing::widened_csr<Wide>(narrow);
   }
 
   // One call through a plan for `algorithm` on A's single precision values, and one through a

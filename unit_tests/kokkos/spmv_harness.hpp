@@ -21,11 +21,13 @@ struct Call {
   std::int64_t num_vectors = 1;
 };
 
-// `handle` is a kspmv::Handle, or nullptr for the call without one.
-template <class Scalar, Layout L, int Rank, class Ordinal, class Offset, class HandleT>
+// `handle` is a kspmv::Handle, or nullptr for the call without one. Scalar is x's and y's type;
+// A's values may be its single precision counterpart (MatrixScalar), which host_A holds widened.
+template <class Scalar, Layout L, int Rank, class MatrixScalar, class Ordinal, class Offset,
+          class HandleT>
 void check_call(const HostCsr<host_scalar_t<Scalar>, Ordinal, Offset>& host_A,
-                const DeviceCsr<Scalar, Ordinal, Offset>& A, HandleT& handle, const Call& call,
-                std::mt19937_64& rng) {
+                const DeviceCsr<MatrixScalar, Ordinal, Offset>& A, HandleT& handle,
+                const Call& call, std::mt19937_64& rng) {
   using HostScalar = host_scalar_t<Scalar>;
   const bool transposed = is_transposed(call.mode);
   const std::int64_t x_rows = transposed ? host_A.num_rows : host_A.num_cols;

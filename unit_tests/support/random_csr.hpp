@@ -175,6 +175,18 @@ HostCsr<Scalar, Ordinal, Offset> symmetric_pattern_csr(std::int64_t n, RowShape 
   return A;
 }
 
+// A's values converted to Wide (single precision values widened exactly), the structure kept.
+template <class Wide, class Narrow, class Ordinal, class Offset>
+HostCsr<Wide, Ordinal, Offset> widened_csr(const HostCsr<Narrow, Ordinal, Offset>& A) {
+  HostCsr<Wide, Ordinal, Offset> W;
+  W.num_rows = A.num_rows;
+  W.num_cols = A.num_cols;
+  W.row_map = A.row_map;
+  W.entries = A.entries;
+  W.values.assign(A.values.begin(), A.values.end());
+  return W;
+}
+
 // k random vectors of length n, column-major.
 template <class Scalar>
 reference::Block<Scalar> random_block(std::int64_t n, std::int64_t k, std::mt19937_64& rng) {

@@ -5,8 +5,8 @@
 //     static constexpr const char* name;                 // for messages: "Kokkos Kernels", "CUDA"
 //     static constexpr Algorithm algorithms[];            // what Handle may request; Auto first
 //
-//     template <class CrsView> class State {              // lives in a Handle,
-//     default-constructible
+//     template <class CrsView, class Scalar> class State {  // lives in a Handle, for x and y of
+//                                                          // type Scalar; default-constructible
 //      public:
 //       Algorithm algorithm() const;                       // chosen at setup
 //       double setup_seconds() const;
@@ -20,16 +20,16 @@
 //     // y = beta*y + alpha*op(A)*x. Called by kspmv::spmv after the shapes were checked and the
 //     // trivial cases (empty y, alpha == 0, empty A) were handled, so A, x and y are non-empty.
 //     // Sets the state up on first use; x and y are rank-1 or rank-2 Views of any layout.
-//     template <class ExecSpace, class CrsView, class XView, class YView>
-//     static void apply(const ExecSpace&, State<CrsView>&, Algorithm requested, Mode,
-//                       typename CrsView::scalar_type alpha, const CrsView& A, const XView& x,
-//                       typename CrsView::scalar_type beta, const YView& y);
+//     // Scalar is x's and y's; A's values are Scalar or its single precision counterpart.
+//     template <class ExecSpace, class CrsView, class Scalar, class XView, class YView>
+//     static void apply(const ExecSpace&, State<CrsView, Scalar>&, Algorithm requested, Mode,
+//                       Scalar alpha, const CrsView& A, const XView& x, Scalar beta,
+//                       const YView& y);
 //
 //     // The same without a handle: whatever the backend keeps for later calls is its own.
-//     template <class ExecSpace, class CrsView, class XView, class YView>
-//     static void apply_without_handle(const ExecSpace&, Mode, typename CrsView::scalar_type alpha,
-//                                      const CrsView& A, const XView& x,
-//                                      typename CrsView::scalar_type beta, const YView& y);
+//     template <class ExecSpace, class CrsView, class Scalar, class XView, class YView>
+//     static void apply_without_handle(const ExecSpace&, Mode, Scalar alpha, const CrsView& A,
+//                                      const XView& x, Scalar beta, const YView& y);
 //   };
 //
 // src/kspmv/detail/dispatch.hpp maps each execution space to one backend at compile time.

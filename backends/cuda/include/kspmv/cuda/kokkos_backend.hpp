@@ -70,11 +70,13 @@ struct KokkosBackend {
                                              Algorithm::Vector,    Algorithm::Adaptive,
                                              Algorithm::MergePath, Algorithm::KokkosKernels};
 
-  template <class CrsViewT>
+  // Scalar: x's and y's type; A's values may be its single precision counterpart.
+  template <class CrsViewT, class Scalar>
   class State {
    public:
-    using RawPlan = Plan<raw_scalar_t<typename CrsViewT::scalar_type>,
-                         typename CrsViewT::ordinal_type, typename CrsViewT::offset_type>;
+    using RawPlan =
+        Plan<raw_scalar_t<Scalar>, typename CrsViewT::ordinal_type, typename CrsViewT::offset_type,
+             raw_scalar_t<typename CrsViewT::scalar_type>>;
 
     Algorithm algorithm() const { return plan_ ? plan_->algorithm() : Algorithm::KokkosKernels; }
     double setup_seconds() const {
@@ -97,20 +99,20 @@ struct KokkosBackend {
     friend struct KokkosBackend;
     bool values_constant_ = false;
     std::unique_ptr<RawPlan> plan_;
-    kokkoskernels::Backend::State<CrsViewT> kokkoskernels_;
+    kokkoskernels::Backend::State<CrsViewT, Scalar> kokkoskernels_;
   };
 
-  template <class ExecSpace, class CrsViewT, class XView, class YView>
-  static void apply(const ExecSpace& exec, State<CrsViewT>& state, Algorithm requested, Mode mode,
-                    typename CrsViewT::scalar_type alpha, const CrsViewT& A, const XView& x,
-                    typename CrsViewT::scalar_type beta, const YView& y) {
+  template <class ExecSpace, class CrsViewT, class Scalar, class XView, class YView>
+  static void apply(const ExecSpace& exec, State<CrsViewT, Scalar>& state, Algorithm requested,
+                    Mode mode, Scalar alpha, const CrsViewT& A, const XView& x, Scalar beta,
+                    const YView& y) {
     static_assert(std::is_same_v<ExecSpace, Kokkos::Cuda>);
     if (requested == Algorithm::KokkosKernels) {
       kokkoskernels::Backend::apply(exec, state.kokkoskernels_, requested, mode, alpha, A, x, beta,
                                     y);
       return;
     }
-    using RawPlan = typename State<CrsViewT>::RawPlan;
+    using RawPlan = typename State<CrsViewT, Scalar>::RawPlan;
     const auto matrix = raw_matrix(A);
     if (!state.plan_) {
       state.plan_ = std::make_unique<RawPlan>(matrix, requested, exec.cuda_stream());
@@ -123,11 +125,9 @@ struct KokkosBackend {
 
   // Modes N and C: a plan cached by the library, made by the first such call for A and freed at
   // Kokkos::finalize; T and H make a plan for the call (kspmv/cuda/without_plan.hpp).
-  template <class ExecSpace, class CrsViewT, class XView, class YView>
-  static void apply_without_handle(const ExecSpace& exec, Mode mode,
-                                   typename CrsViewT::scalar_type alpha, const CrsViewT& A,
-                                   const XView& x, typename CrsViewT::scalar_type beta,
-                                   const YView& y) {
+  template <class ExecSpace, class CrsViewT, class Scalar, class XView, class YView>
+  static void apply_without_handle(const ExecSpace& exec, Mode mode, Scalar alpha,
+                                   const CrsViewT& A, const XView& x, Scalar beta, const YView& y) {
     static_assert(std::is_same_v<ExecSpace, Kokkos::Cuda>);
     static std::once_flag release_at_finalize;
     std::call_once(release_at_finalize, [] { Kokkos::push_finalize_hook(release_cached_plans); });

@@ -12,34 +12,25 @@
 
 #include <cuda_runtime_api.h>
 
-#include <complex>
 #include <cstddef>
 #include <memory>
 #include <string>
-#include <type_traits>
 
 #include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/operands.hpp"
 #include "kspmv/mode.hpp"
+#include "kspmv/precision.hpp"
 
 namespace kspmv::cuda {
 
 namespace detail {
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
 struct PlanState;  // defined in backends/cuda/src, where the kernels are
-
-// The matrix value types a Scalar plan takes: Scalar itself and its single precision counterpart.
-template <class MatrixScalar, class Scalar>
-inline constexpr bool is_matrix_scalar_for = std::is_same_v<MatrixScalar, Scalar> ||
-                                             (std::is_same_v<Scalar, double> &&
-                                              std::is_same_v<MatrixScalar, float>) ||
-                                             (std::is_same_v<Scalar, std::complex<double>> &&
-                                              std::is_same_v<MatrixScalar, std::complex<float>>);
 }  // namespace detail
 
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar = Scalar>
 class Plan {
-  static_assert(detail::is_matrix_scalar_for<MatrixScalar, Scalar>,
+  static_assert(is_matrix_scalar_for_v<MatrixScalar, Scalar>,
                 "kspmv::cuda::Plan: A's values must be of x's scalar type or its single precision "
                 "counterpart (float for double, std::complex<float> for std::complex<double>)");
 

@@ -41,7 +41,7 @@ struct Backend {
   static constexpr const char* name = "Kokkos Kernels";
   static constexpr Algorithm algorithms[] = {Algorithm::Auto, Algorithm::KokkosKernels};
 
-  template <class CrsViewT>
+  template <class CrsViewT, class Scalar>
   class State {
    public:
     Algorithm algorithm() const { return Algorithm::KokkosKernels; }
@@ -63,20 +63,22 @@ struct Backend {
     compat::HandleCache kokkoskernels_handle_;
   };
 
-  template <class ExecSpace, class CrsViewT, class XView, class YView>
-  static void apply(const ExecSpace& exec, State<CrsViewT>& state, Algorithm /*requested*/,
-                    Mode mode, typename CrsViewT::scalar_type alpha, const CrsViewT& A,
-                    const XView& x, typename CrsViewT::scalar_type beta, const YView& y) {
-    using Scalar = typename CrsViewT::scalar_type;
+  // Scalar: x's and y's type; A's values may be its single precision counterpart, which
+  // KokkosSparse::spmv widens itself.
+  template <class ExecSpace, class CrsViewT, class Scalar, class XView, class YView>
+  static void apply(const ExecSpace& exec, State<CrsViewT, Scalar>& state, Algorithm /*requested*/,
+                    Mode mode, Scalar alpha, const CrsViewT& A, const XView& x, Scalar beta,
+                    const YView& y) {
+    using MatrixScalar = typename CrsViewT::scalar_type;
     using Ordinal = typename CrsViewT::ordinal_type;
     using Offset = typename CrsViewT::offset_type;
     using Device = Kokkos::Device<ExecSpace, typename CrsViewT::memory_space>;
-    using Matrix = KokkosSparse::CrsMatrix<Scalar, Ordinal, Device, void, Offset>;
+    using Matrix = KokkosSparse::CrsMatrix<MatrixScalar, Ordinal, Device, void, Offset>;
 
     const auto num_entries = static_cast<typename Matrix::size_type>(A.num_entries());
     const Matrix matrix(
         "kspmv::A", A.num_rows(), A.num_cols(), num_entries,
-        typename Matrix::values_type(const_cast<Scalar*>(A.values().data()), A.num_entries()),
+        typename Matrix::values_type(const_cast<MatrixScalar*>(A.values().data()), A.num_entries()),
         typename Matrix::row_map_type(A.row_map().data(), A.row_map().extent(0)),
         typename Matrix::index_type(const_cast<Ordinal*>(A.entries().data()), A.num_entries()));
     state.set_up_ = true;
@@ -105,12 +107,10 @@ struct Backend {
   }
 
   // KokkosSparse::spmv without a handle makes and drops its own each call; so does this.
-  template <class ExecSpace, class CrsViewT, class XView, class YView>
-  static void apply_without_handle(const ExecSpace& exec, Mode mode,
-                                   typename CrsViewT::scalar_type alpha, const CrsViewT& A,
-                                   const XView& x, typename CrsViewT::scalar_type beta,
-                                   const YView& y) {
-    State<CrsViewT> state;
+  template <class ExecSpace, class CrsViewT, class Scalar, class XView, class YView>
+  static void apply_without_handle(const ExecSpace& exec, Mode mode, Scalar alpha,
+                                   const CrsViewT& A, const XView& x, Scalar beta, const YView& y) {
+    State<CrsViewT, Scalar> state;
     apply(exec, state, Algorithm::Auto, mode, alpha, A, x, beta, y);
   }
 };
