@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <random>
 
