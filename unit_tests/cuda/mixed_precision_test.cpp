@@ -39,10 +39,6 @@ class CudaMixedPrecisionTest : public ::testing::Test {
     return random_csr<Narrow, Ordinal, Offset>(rows, cols, shape, rng);
   }
 
-  static WideCsr widened(const NarrowCsr& narrow) {
-    return kspmv::testing::widened_csr<Wide>(narrow);
-  }
-
   // One call through a plan for `algorithm` on A's single precision values, and one through a
   // double precision plan on the widened values, from the same x and y; `constant_values`
   // declares the values constant to both (transposed calls then read a transposed copy).
@@ -52,7 +48,7 @@ class CudaMixedPrecisionTest : public ::testing::Test {
                  std::to_string(vectors) + " vectors" +
                  (vectors > 1 ? (layout.right ? " LayoutRight" : " LayoutLeft") : "") +
                  (constant_values ? ", values declared constant" : ""));
-    const WideCsr wide = widened(narrow);
+    const WideCsr wide = kspmv::testing::widened_csr<Wide>(narrow);
     const DeviceCsr<Narrow, Ordinal, Offset> narrow_device(narrow);
     const DeviceCsr<Wide, Ordinal, Offset> wide_device(wide);
     Stream stream;
@@ -76,7 +72,7 @@ class CudaMixedPrecisionTest : public ::testing::Test {
                                         Layout layout) {
     SCOPED_TRACE(std::string("without a plan, mode ") + to_string(mode) + ", " +
                  std::to_string(vectors) + " vectors");
-    const WideCsr wide = widened(narrow);
+    const WideCsr wide = kspmv::testing::widened_csr<Wide>(narrow);
     const DeviceCsr<Narrow, Ordinal, Offset> narrow_device(narrow);
     const DeviceCsr<Wide, Ordinal, Offset> wide_device(wide);
     Stream stream;
