@@ -20,7 +20,7 @@ import sys
 
 SCHEMA = "kspmv-bench/4"
 COPY_BANDWIDTH = "copy_bandwidth"
-PRECISIONS = ("fp64", "fp32", "c128", "c64")
+PRECISIONS = ("fp64", "fp32", "c128", "c64", "fp32_fp64")
 KSPMV_BACKEND = "kspmv"  # every other backend is a baseline
 
 # Our context keys, all strings as Google Benchmark's custom context requires; the parsers turn
@@ -72,9 +72,10 @@ def compulsory_bytes(shape, beta):
     """DESIGN.md's byte model: the matrix, x once, y once (twice when beta != 0); x and y trade
     lengths for the transposed modes."""
     s, k = shape["scalar_bytes"], shape["vectors"]
+    value_bytes = shape.get("value_bytes") or s  # fp32_fp64: 4; absent before it existed
     rows, cols = shape["rows"], shape["cols"]
     x_length, y_length = (rows, cols) if shape.get("transposed") else (cols, rows)
-    return (shape["nnz"] * (s + shape["ordinal_bytes"])
+    return (shape["nnz"] * (value_bytes + shape["ordinal_bytes"])
             + (shape["rows"] + 1) * shape["offset_bytes"]
             + k * x_length * s + k * y_length * s * (2 if beta != 0 else 1))
 
@@ -205,6 +206,8 @@ def _label(entry, where):
 
 def _shape(where, entry):
     shape = {name: _numeric(entry, name, where, integer=True) for name in SHAPE_COUNTERS}
+    shape["value_bytes"] = (_numeric(entry, "value_bytes", where, integer=True, optional=True)
+                            or shape["scalar_bytes"])
     if shape["vectors"] < 1:
         raise SchemaError(f"{where}.vectors: {shape['vectors']} is not at least 1")
     layout_right = _numeric(entry, "layout_right", where, integer=True)
@@ -274,6 +277,7 @@ def _record(key, repetitions, ceiling, last_level_cache_bytes):
         "beta": details["beta"], "handle": details["handle"], "reference": details["reference"],
         "plan": details["plan"],
         **{name: shape[name] for name in SHAPE_COUNTERS if name != "compulsory_bytes"},
+        "value_bytes": shape.get("value_bytes"),
         "layout": shape.get("layout"),
         "setup_seconds": details["setup_seconds"],
         "seconds_per_call": seconds,

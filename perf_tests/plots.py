@@ -40,7 +40,8 @@ def roofline_chart(plt, run, stem):
     labels = sorted({implementation(r) for r in records})
     colours = plt.get_cmap("tab10")
     for i, label in enumerate(labels):
-        for precision, marker in (("fp64", "o"), ("fp32", "^"), ("c128", "s"), ("c64", "D")):
+        for precision, marker in (("fp64", "o"), ("fp32", "^"), ("c128", "s"), ("c64", "D"),
+                                  ("fp32_fp64", "v")):
             points = [r for r in records
                       if implementation(r) == label and r["precision"] == precision]
             for resident in (False, True):

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -46,15 +47,42 @@ const std::string kGraphAlgorithm = to_string(Algorithm::Auto) + "_graph";
 // Transposed operations: Auto with A's values declared constant (a transposed copy kept).
 const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_constant_values";
 
-// Everything one matrix needs on the device; the workload's calls hold it.
-template <class Scalar>
+// Each of the fp32_fp64 records' fp64 comparison: Auto on the same values stored in double.
+const std::string kDoubleValuesAlgorithm = to_string(Algorithm::Auto) + "_fp64_values";
+
+// `host` with its values converted to T.
+template <class T, class Scalar>
+Csr<T> with_values_as(const Csr<Scalar>& host) {
+  Csr<T> converted{host.num_rows, host.num_cols, host.row_map, host.entries, {}};
+  converted.values.assign(host.values.begin(), host.values.end());
+  return converted;
+}
+
+// Everything one matrix needs on the device; the workload's calls hold it. kspmv reads A's values
+// as MatrixScalar; cuSPARSE, which has no fp32 matrix with fp64 vectors, and the fp64 comparison
+// read them as Scalar (a second copy only when the two differ).
+template <class Scalar, class MatrixScalar>
 struct DeviceState {
   DeviceState(const Csr<Scalar>& host, const std::vector<Scalar>& x_stored, std::size_t y_size)
-      : A(host), x(x_stored), y(y_size) {}
-  DeviceCsr<Scalar, Ordinal, Offset> A;
+      : A(with_values_as<MatrixScalar>(host)), x(x_stored), y(y_size) {
+    if constexpr (!std::is_same_v<Scalar, MatrixScalar>) {
+      A_in_vector_precision = std::make_unique<DeviceCsr<Scalar, Ordinal, Offset>>(host);
+    }
+  }
+  const DeviceCsr<Scalar, Ordinal, Offset>& vector_precision_A() const {
+    if constexpr (std::is_same_v<Scalar, MatrixScalar>) {
+      return A;
+    } else {
+      return *A_in_vector_precision;
+    }
+  }
+
+  DeviceCsr<MatrixScalar, Ordinal, Offset> A;
+  std::unique_ptr<DeviceCsr<Scalar, Ordinal, Offset>> A_in_vector_precision;
   DeviceVector<Scalar> x;
   DeviceVector<Scalar> y;
-  std::vector<std::unique_ptr<cuda::Plan<Scalar, Ordinal, Offset>>> plans;
+  std::vector<std::unique_ptr<cuda::Plan<Scalar, Ordinal, Offset, MatrixScalar>>> plans;
+  std::unique_ptr<cuda::Plan<Scalar, Ordinal, Offset>> vector_precision_plan;
   std::unique_ptr<cuda_graph::CapturedGraph> graph;
   std::vector<std::unique_ptr<CusparseProduct<Scalar>>> cusparse;
 };
@@ -67,15 +95,20 @@ cuda::DenseBlock<Scalar> dense_block(Scalar* data, std::int64_t n, const Operati
                                 : cuda::DenseBlock<Scalar>{data, n, k, 1, n};
 }
 
-template <class Scalar>
+// Whether the fp32_fp64 records of `operation` time Auto on the values stored in double too.
+bool has_double_values_record(const Operation& operation) {
+  return operation.handle;
+}
+
+template <class Scalar, class MatrixScalar = Scalar>
 std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<Scalar>& host,
                                                 const std::vector<Scalar>& x,
                                                 const Operation& operation) {
   const std::int64_t x_length = operation.transposed() ? host.num_rows : host.num_cols;
   const std::int64_t y_length = operation.transposed() ? host.num_cols : host.num_rows;
-  auto state =
-      std::make_shared<DeviceState<Scalar>>(host, to_operation_layout(x, x_length, operation),
-                                            static_cast<std::size_t>(y_length * operation.vectors));
+  auto state = std::make_shared<DeviceState<Scalar, MatrixScalar>>(
+      host, to_operation_layout(x, x_length, operation),
+      static_cast<std::size_t>(y_length * operation.vectors));
   const auto xb = dense_block<const Scalar>(state->x.data(), x_length, operation);
   const auto yb = dense_block<Scalar>(state->y.data(), y_length, operation);
   const Mode mode = operation.mode;
@@ -94,7 +127,7 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     workload->implementations.push_back(std::move(impl));
   }
   for (const Algorithm algorithm : planned_algorithms(operation)) {
-    state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset>>(
+    state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset, MatrixScalar>>(
         state->A.matrix(), algorithm, stream));
     auto* plan = state->plans.back().get();
     Implementation impl;
@@ -109,7 +142,7 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     workload->implementations.push_back(std::move(impl));
   }
   if (operation.handle && operation.transposed()) {
-    state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset>>(
+    state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset, MatrixScalar>>(
         state->A.matrix(), Algorithm::Auto, stream));
     auto* plan = state->plans.back().get();
     plan->set_values_constant(true);
@@ -144,9 +177,27 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     impl.plan = [plan] { return plan->describe(); };
     workload->implementations.push_back(std::move(impl));
   }
+  if constexpr (!std::is_same_v<Scalar, MatrixScalar>) {
+    if (has_double_values_record(operation)) {
+      const auto A = state->vector_precision_A().matrix();
+      state->vector_precision_plan =
+          std::make_unique<cuda::Plan<Scalar, Ordinal, Offset>>(A, Algorithm::Auto, stream);
+      auto* plan = state->vector_precision_plan.get();
+      Implementation impl;
+      impl.backend = "kspmv";
+      impl.algorithm = kDoubleValuesAlgorithm;
+      impl.call = [state, plan, A, xb, yb, mode, beta, stream] {
+        plan->apply(mode, Scalar(1), A, xb, beta, yb, stream);
+      };
+      impl.setup_seconds = [plan] { return plan->setup_seconds(); };
+      impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
+      impl.plan = [plan] { return plan->describe(); };
+      workload->implementations.push_back(std::move(impl));
+    }
+  }
   for (const std::string& name : cusparse_algorithm_names(operation.vectors)) {
     state->cusparse.push_back(std::make_unique<CusparseProduct<Scalar>>(
-        state->A, state->x.data(), state->y.data(),
+        state->vector_precision_A(), state->x.data(), state->y.data(),
         DenseShape{operation.vectors, operation.layout_right}, name,
         cusparse_operation(operation.mode), beta, stream));
     auto* spmv = state->cusparse.back().get();
@@ -197,16 +248,11 @@ class CudaDriver final : public Driver {
     return d;
   }
   std::vector<std::string> implementation_labels(const Operation& operation) const override {
-    std::vector<std::string> labels;
-    if (!operation.handle) labels.push_back("kspmv/" + std::string(to_string(Algorithm::Auto)));
-    for (const Algorithm algorithm : planned_algorithms(operation))
-      labels.push_back("kspmv/" + to_string(algorithm));
-    if (operation.handle && operation.transposed())
-      labels.push_back("kspmv/" + kConstantValuesAlgorithm);
-    if (has_graph_record(operation)) labels.push_back("kspmv/" + kGraphAlgorithm);
-    for (const std::string& name : cusparse_algorithm_names(operation.vectors))
-      labels.push_back("cuSPARSE/" + name);
-    return labels;
+    return labels(operation, false);
+  }
+  std::vector<std::string> single_precision_matrix_labels(
+      const Operation& operation) const override {
+    return labels(operation, true);
   }
   BatchClock clock() const override {
     return [clock = clock_](const std::function<void()>& call, long calls) {
@@ -241,8 +287,28 @@ class CudaDriver final : public Driver {
                                                       const Operation& operation) override {
     return make_workload(stream_, host, x, operation);
   }
+  std::unique_ptr<Workload<double>> load_single_precision_matrix(
+      const Csr<double>& host, const std::vector<double>& x, const Operation& operation) override {
+    return make_workload<double, float>(stream_, host, x, operation);
+  }
 
  private:
+  // In make_workload's order.
+  static std::vector<std::string> labels(const Operation& operation, bool single_precision_matrix) {
+    std::vector<std::string> labels;
+    if (!operation.handle) labels.push_back("kspmv/" + std::string(to_string(Algorithm::Auto)));
+    for (const Algorithm algorithm : planned_algorithms(operation))
+      labels.push_back("kspmv/" + to_string(algorithm));
+    if (operation.handle && operation.transposed())
+      labels.push_back("kspmv/" + kConstantValuesAlgorithm);
+    if (has_graph_record(operation)) labels.push_back("kspmv/" + kGraphAlgorithm);
+    if (single_precision_matrix && has_double_values_record(operation))
+      labels.push_back("kspmv/" + kDoubleValuesAlgorithm);
+    for (const std::string& name : cusparse_algorithm_names(operation.vectors))
+      labels.push_back("cuSPARSE/" + name);
+    return labels;
+  }
+
   cudaStream_t stream_ = nullptr;
   std::shared_ptr<EventClock> clock_;
 };

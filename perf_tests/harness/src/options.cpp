@@ -62,7 +62,8 @@ std::string usage(const std::string& program) {
   --matrices DIR          Matrix Market files (.mtx, .mtx.gz) to add to the generated matrices
   --max-real-matrices N   at most N files of DIR, smallest first (quick: 4, nightly: all)
   --scale S               generator row-count factor (quick: 0.002, nightly: 1)
-  --precision LIST        fp64, fp32, c128 (complex double) and/or c64 (complex float),
+  --precision LIST        fp64, fp32, c128 (complex double), c64 (complex float) and/or
+                          fp32_fp64 (a matrix in fp32 with fp64 vectors and sums),
                           comma-separated or repeated (default fp64,fp32,c128)
   --batches N             timed batches per repetition (default 5)
   --min-batch-seconds T   calls per batch grow until a batch lasts T (quick: 0.002, nightly: 0.01)
@@ -112,9 +113,9 @@ CommandLine parse_command_line(int argc, char** argv) {
       if (!precisions_given) options.precisions.clear();
       precisions_given = true;
       for (const auto& p : split_commas(value())) {
-        if (p != "fp64" && p != "fp32" && p != "c128" && p != "c64") {
-          throw std::invalid_argument("--precision takes fp64, fp32, c128 and/or c64, not '" + p +
-                                      "'");
+        if (p != "fp64" && p != "fp32" && p != "c128" && p != "c64" && p != "fp32_fp64") {
+          throw std::invalid_argument(
+              "--precision takes fp64, fp32, c128, c64 and/or fp32_fp64, not '" + p + "'");
         }
         options.precisions.push_back(p);
       }

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kspmv/bench/byte_model.hpp"
@@ -35,8 +36,10 @@ std::string number_text(double value) {
   return text.str();
 }
 
+// Records of fp32 matrices with fp64 vectors are Scalar double with `single_precision_values`.
 template <class Scalar>
-std::string precision_name() {
+std::string precision_name(bool single_precision_values = false) {
+  if (single_precision_values) return "fp32_fp64";
   if constexpr (matrices::is_complex_v<Scalar>) {
     return sizeof(Scalar) == 16 ? "c128" : "c64";
   } else {
@@ -72,25 +75,34 @@ std::vector<Scalar> test_vector(std::int64_t n, std::uint64_t seed) {
 }
 
 // A matrix of the suite in one precision on the host, generated or read by the first record that
-// needs it; nullptr from get() when it cannot be measured (a complex or malformed file).
+// needs it; nullptr from get() when it cannot be measured (a complex or malformed file). With
+// `single_precision_values` (double only) every value is rounded to float, so that a driver can
+// store it in single precision and the double oracle still holds the exact answer.
 template <class Scalar>
 class HostMatrix {
  public:
-  explicit HostMatrix(MatrixSource source) : source_(std::move(source)) {}
+  explicit HostMatrix(MatrixSource source, bool single_precision_values = false)
+      : source_(std::move(source)), single_precision_values_(single_precision_values) {}
 
   const MatrixSource& source() const { return source_; }
   const std::string& skip_reason() const { return skip_reason_; }
+  bool single_precision_values() const { return single_precision_values_; }
 
   const Csr<Scalar>* get() {
     if (!attempted_) {
       attempted_ = true;
       std::cerr << (source_.generator ? "generating " : "reading ") << source_.name << " "
-                << precision_name<Scalar>() << std::endl;
+                << precision_name<Scalar>(single_precision_values_) << std::endl;
       try {
         csr_ = std::make_unique<Csr<Scalar>>(
             source_.generator
                 ? matrices::generate<Scalar, Ordinal, Offset>(*source_.generator)
                 : matrices::read_matrix_market<Scalar, Ordinal, Offset>(source_.path));
+        if constexpr (std::is_same_v<Scalar, double>) {
+          if (single_precision_values_) {
+            for (double& v : csr_->values) v = static_cast<double>(static_cast<float>(v));
+          }
+        }
       } catch (const std::invalid_argument& e) {  // parse_error is one
         skip_reason_ = e.what();
       }
@@ -100,6 +112,7 @@ class HostMatrix {
 
  private:
   MatrixSource source_;
+  bool single_precision_values_;
   bool attempted_ = false;
   std::unique_ptr<Csr<Scalar>> csr_;
   std::string skip_reason_;
@@ -152,16 +165,25 @@ class OperationOnDevice {
     const reference::Block<Scalar> y{y_length, k, loaded->y_start};
     loaded->expected = reference::spmv(operation_.mode, Scalar(1), arrays, x,
                                        static_cast<Scalar>(operation_.beta), y);
-    loaded->shape = SpmvShape{host.num_rows,
-                              host.num_cols,
-                              host.num_entries(),
-                              k,
-                              static_cast<std::int64_t>(sizeof(Scalar)),
-                              static_cast<std::int64_t>(sizeof(Ordinal)),
-                              static_cast<std::int64_t>(sizeof(Offset)),
-                              operation_.beta != 0,
-                              transposed};
-    loaded->workload = driver_.load(host, loaded->x, operation_);
+    const bool single_precision_values = matrix_->single_precision_values();
+    loaded->shape = SpmvShape{
+        host.num_rows,
+        host.num_cols,
+        host.num_entries(),
+        k,
+        static_cast<std::int64_t>(sizeof(Scalar)),
+        static_cast<std::int64_t>(single_precision_values ? sizeof(float) : sizeof(Scalar)),
+        static_cast<std::int64_t>(sizeof(Ordinal)),
+        static_cast<std::int64_t>(sizeof(Offset)),
+        operation_.beta != 0,
+        transposed};
+    if constexpr (std::is_same_v<Scalar, double>) {
+      loaded->workload = single_precision_values
+                             ? driver_.load_single_precision_matrix(host, loaded->x, operation_)
+                             : driver_.load(host, loaded->x, operation_);
+    } else {
+      loaded->workload = driver_.load(host, loaded->x, operation_);
+    }
     loaded_ = std::move(loaded);
   }
 
@@ -282,6 +304,7 @@ void report_counters(benchmark::State& state, const SpmvShape& shape, const Oper
   state.counters["vectors"] = static_cast<double>(shape.vectors);
   state.counters["layout_right"] = operation.layout_right ? 1 : 0;
   state.counters["scalar_bytes"] = static_cast<double>(shape.scalar_bytes);
+  state.counters["value_bytes"] = static_cast<double>(shape.value_bytes);
   state.counters["ordinal_bytes"] = static_cast<double>(shape.ordinal_bytes);
   state.counters["offset_bytes"] = static_cast<double>(shape.offset_bytes);
   state.counters["compulsory_bytes"] = compulsory_bytes(shape);
@@ -356,15 +379,17 @@ std::optional<std::size_t> reference_of(const std::vector<std::string>& labels) 
 }
 
 template <class Scalar>
-void register_matrix(Suite& suite, const MatrixSource& source) {
-  auto matrix = std::make_shared<HostMatrix<Scalar>>(source);
+void register_matrix(Suite& suite, const MatrixSource& source,
+                     bool single_precision_values = false) {
+  auto matrix = std::make_shared<HostMatrix<Scalar>>(source, single_precision_values);
   for (const Operation& op : suite_operations(matrices::is_complex_v<Scalar>)) {
     auto operation = std::make_shared<OperationOnDevice<Scalar>>(matrix, op, suite.driver);
-    const auto labels = suite.driver.implementation_labels(op);
+    const auto labels = single_precision_values ? suite.driver.single_precision_matrix_labels(op)
+                                                : suite.driver.implementation_labels(op);
     const auto reference = reference_of(labels);
     for (std::size_t i = 0; i < labels.size(); ++i) {
-      const std::string name =
-          source.name + "/" + labels[i] + "/" + precision_name<Scalar>() + "/" + op.name();
+      const std::string name = source.name + "/" + labels[i] + "/" +
+                               precision_name<Scalar>(single_precision_values) + "/" + op.name();
       auto record = std::make_shared<RecordState>();
       benchmark::RegisterBenchmark(
           name.c_str(),
@@ -495,12 +520,20 @@ int run_suite(const CommandLine& command_line, Driver& driver, int argc, char** 
       driver,
       {options.batches, options.warmup_calls, options.min_batch_seconds, options.plant_slowdown}};
   register_copy_bandwidth(suite, options.copy_bytes);
+  const bool single_precision_matrices =
+      std::find(options.precisions.begin(), options.precisions.end(), "fp32_fp64") !=
+      options.precisions.end();
+  if (single_precision_matrices && driver.single_precision_matrix_labels(Operation{}).empty()) {
+    std::cerr << argv[0] << ": this driver does not measure fp32_fp64; its records are left out\n";
+  }
   for (const auto& source : sources) {
     for (const auto& precision : options.precisions) {
       if (precision == "fp64") {
         register_matrix<double>(suite, source);
       } else if (precision == "fp32") {
         register_matrix<float>(suite, source);
+      } else if (precision == "fp32_fp64") {
+        register_matrix<double>(suite, source, true);
       } else if (precision == "c128") {
         register_matrix<std::complex<double>>(suite, source);
       } else {

@@ -11,7 +11,8 @@ struct SpmvShape {
   std::int64_t cols = 0;
   std::int64_t nnz = 0;
   std::int64_t vectors = 1;
-  std::int64_t scalar_bytes = 8;
+  std::int64_t scalar_bytes = 8;  // of x and y
+  std::int64_t value_bytes = 8;   // of A's values: 4 for an fp32 matrix with fp64 vectors
   std::int64_t ordinal_bytes = 4;
   std::int64_t offset_bytes = 4;
   bool beta_nonzero = false;
@@ -19,7 +20,7 @@ struct SpmvShape {
 };
 
 inline double compulsory_bytes(const SpmvShape& s) {
-  const double matrix = static_cast<double>(s.nnz) * double(s.scalar_bytes + s.ordinal_bytes) +
+  const double matrix = static_cast<double>(s.nnz) * double(s.value_bytes + s.ordinal_bytes) +
                         static_cast<double>(s.rows + 1) * double(s.offset_bytes);
   const double x_length = double(s.transposed ? s.rows : s.cols);
   const double y_length = double(s.transposed ? s.cols : s.rows);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,18 @@ class Driver {
   virtual std::unique_ptr<Workload<std::complex<float>>> load(
       const Csr<std::complex<float>>& host, const std::vector<std::complex<float>>& x,
       const Operation& operation) = 0;
+
+  // The "fp32_fp64" records: A's values in single precision with x and y in double. `host` holds
+  // the values as doubles that floats represent exactly, so that the double oracle is the answer;
+  // the driver stores them as floats for kspmv (and may give baselines the doubles). A driver
+  // without such a call returns no labels, and the precision is not measured.
+  virtual std::vector<std::string> single_precision_matrix_labels(const Operation&) const {
+    return {};
+  }
+  virtual std::unique_ptr<Workload<double>> load_single_precision_matrix(
+      const Csr<double>& /*host*/, const std::vector<double>& /*x*/, const Operation& /*op*/) {
+    throw std::logic_error("this driver has no fp32 matrices with fp64 vectors");
+  }
 };
 
 }  // namespace kspmv::bench
