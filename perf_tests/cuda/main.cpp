@@ -49,6 +49,12 @@ const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_cons
 
 // Each of the fp32_fp64 records' fp64 comparison: Auto on the same values stored in double.
 const std::string kDoubleValuesAlgorithm = to_string(Algorithm::Auto) + "_fp64_values";
+// Auto without the compressed columns, where Auto's plan may keep them (one vector, mode N): the
+// same kernel on A's own columns, so the two records show what the compressed columns save.
+const std::string kOwnColumnsAlgorithm = to_string(Algorithm::Auto) + "_own_columns";
+bool has_own_columns_record(const Operation& operation) {
+  return operation.handle && operation.vectors == 1 && !operation.transposed();
+}
 
 // `host` with its values converted to T.
 template <class T, class Scalar>
@@ -133,6 +139,21 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     Implementation impl;
     impl.backend = "kspmv";
     impl.algorithm = to_string(algorithm);
+    impl.call = [state, plan, xb, yb, mode, beta, stream] {
+      plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
+    };
+    impl.setup_seconds = [plan] { return plan->setup_seconds(); };
+    impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
+    impl.plan = [plan] { return plan->describe(); };
+    workload->implementations.push_back(std::move(impl));
+  }
+  if (has_own_columns_record(operation)) {
+    state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset, MatrixScalar>>(
+        state->A.matrix(), Algorithm::Auto, stream, cuda::PlanOptions{Compression::Never}));
+    auto* plan = state->plans.back().get();
+    Implementation impl;
+    impl.backend = "kspmv";
+    impl.algorithm = kOwnColumnsAlgorithm;
     impl.call = [state, plan, xb, yb, mode, beta, stream] {
       plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
     };
@@ -299,6 +320,7 @@ class CudaDriver final : public Driver {
     if (!operation.handle) labels.push_back("kspmv/" + std::string(to_string(Algorithm::Auto)));
     for (const Algorithm algorithm : planned_algorithms(operation))
       labels.push_back("kspmv/" + to_string(algorithm));
+    if (has_own_columns_record(operation)) labels.push_back("kspmv/" + kOwnColumnsAlgorithm);
     if (operation.handle && operation.transposed())
       labels.push_back("kspmv/" + kConstantValuesAlgorithm);
     if (has_graph_record(operation)) labels.push_back("kspmv/" + kGraphAlgorithm);

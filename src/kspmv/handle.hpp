@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kspmv/algorithm.hpp"
+#include "kspmv/compression.hpp"
 #include "kspmv/crs.hpp"
 #include "kspmv/detail/backend.hpp"
 #include "kspmv/detail/dispatch.hpp"
@@ -69,6 +70,20 @@ class Handle {
   void set_values_constant(bool constant) { state_.set_values_constant(constant); }
   void values_changed() { state_.values_changed(); }
 
+  // Whether the plan may keep a compressed copy of A's column indices (kspmv/compression.hpp;
+  // Auto by default), and the most device memory the handle may hold for what it keeps only for
+  // speed (the compressed columns, the row-major copy of LayoutLeft x): calls then run without it.
+  // On Kokkos::Cuda; other backends keep neither. Set them before the first call: after it, they
+  // throw kspmv::unsupported_argument.
+  void set_compression(Compression compression) {
+    require_not_set_up("set_compression");
+    state_.set_compression(compression);
+  }
+  void set_workspace_limit(std::size_t bytes) {
+    require_not_set_up("set_workspace_limit");
+    state_.set_workspace_limit(bytes);
+  }
+
   // For kspmv::spmv: checks that A has the structure the handle was set up for (or records it).
   void bind(const crs_view_type& A) {
     const Structure s{static_cast<long long>(A.num_rows()), static_cast<long long>(A.num_cols()),
@@ -93,6 +108,14 @@ class Handle {
   typename backend_type::template State<crs_view_type, VectorScalar>& state() { return state_; }
 
  private:
+  void require_not_set_up(const char* what) const {
+    if (state_.is_set_up()) {
+      throw unsupported_argument(std::string("kspmv::Handle::") + what +
+                                 ": the handle is set up already (by its first spmv call); set "
+                                 "it before that call, or make a new handle");
+    }
+  }
+
   struct Structure {
     long long rows = 0, cols = 0;
     std::size_t entries = 0;

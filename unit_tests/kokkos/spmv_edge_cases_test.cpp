@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -31,7 +32,9 @@ void check_modes(const HostMatrix& host_A, const DeviceMatrix& A, H& handle, std
   }
 }
 
-// Every algorithm the backend offers, a handle with values declared constant, and no handle.
+// Every algorithm the backend offers, a handle with values declared constant, handles that must
+// and must not keep compressed columns (the latter with no room for optional structures), and no
+// handle.
 void check_all(const HostMatrix& host_A, std::mt19937_64& rng) {
   const DeviceMatrix A(host_A);
   for (Algorithm algorithm : HandleT::backend_type::algorithms) {
@@ -41,6 +44,13 @@ void check_all(const HostMatrix& host_A, std::mt19937_64& rng) {
   HandleT constant_values;
   constant_values.set_values_constant(true);
   check_modes(host_A, A, constant_values, rng);
+  HandleT compressed;
+  compressed.set_compression(Compression::Always);
+  check_modes(host_A, A, compressed, rng);
+  HandleT uncompressed;
+  uncompressed.set_compression(Compression::Never);
+  uncompressed.set_workspace_limit(0);
+  check_modes(host_A, A, uncompressed, rng);
   std::nullptr_t no_handle = nullptr;
   check_modes(host_A, A, no_handle, rng);
 }
@@ -140,6 +150,25 @@ TEST_F(SpmvEdgeCases, ValuesDeclaredConstantFollowDeclaredChanges) {
   handle.values_changed();
   check_call<Scalar, Layout::Left, 1>(host_A, A, handle, transposed, rng_);
   check_call<Scalar, Layout::Right, 2>(host_A, A, handle, Call{Mode::Transpose, 1, 1, 2}, rng_);
+}
+
+TEST_F(SpmvEdgeCases, CompressionAndWorkspaceLimitAfterTheFirstCallThrow) {
+  KSPMV_TRACE_SEED();
+  const auto host_A = random(200, 150);
+  const DeviceMatrix A(host_A);
+  HandleT handle;
+  handle.set_compression(Compression::Never);  // before the first call: taken
+  check_call<Scalar, Layout::Left, 1>(host_A, A, handle, Call{Mode::NoTranspose, 1, 0, 1}, rng_);
+  for (const auto& set : {std::function<void()>([&] { handle.set_compression(Compression::Auto); }),
+                          std::function<void()>([&] { handle.set_workspace_limit(1 << 20); })}) {
+    try {
+      set();
+      ADD_FAILURE() << "no exception";
+    } catch (const unsupported_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("set it before that call"), std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 TEST_F(SpmvEdgeCases, HandleReusedOnAnotherStructureThrows) {

@@ -17,6 +17,7 @@
 
 #include "adaptive_kernel.cuh"
 #include "call_operands.cuh"
+#include "column_chunks.cuh"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "gather_kernel.cuh"
@@ -55,6 +56,7 @@ struct PlanState {
 
   Matrix matrix;  // the structure the plan was made for (values: only their pointer was seen)
   Algorithm requested = Algorithm::Auto;
+  PlanOptions options;
   Algorithm chosen = Algorithm::Auto;
   double setup_seconds = 0;
   LaunchPolicy policy = kDefaultPolicy;
@@ -85,6 +87,12 @@ struct PlanState {
   // Rank-2 x whose rows are not contiguous (LayoutLeft, strided), copied row after row for the
   // group kernel (reads_x_through_row_major_copy); made at the first call that needs it.
   DeviceBuffer<Scalar> row_major_x;
+  // The 16-bit copy of A's columns (column_chunks.cuh) where keep_column_chunks() made one: null
+  // bases otherwise. columns_note says which, and why, for describe().
+  DeviceBuffer<unsigned char> chunk_workspace;
+  ColumnChunks<Ordinal> column_chunks;
+  std::int64_t escaped_chunks = 0;
+  std::string columns_note;
   bool values_constant = false;
   // A cached plan (plan_cache.hpp): Adaptive's blocks check their boundaries on the device.
   bool check_block_boundaries = false;
@@ -101,15 +109,89 @@ struct PlanState {
   }
 
   // Analyses A, chooses the kernel and prepares what it needs; waits for the stream.
-  void set_up(const Matrix& A, Algorithm requested_algorithm, cudaStream_t stream) {
+  void set_up(const Matrix& A, Algorithm requested_algorithm, cudaStream_t stream,
+              PlanOptions plan_options = {}) {
     matrix = A;
     requested = requested_algorithm;
+    options = plan_options;
     policy = current_device_facts().policy;
     allocate_workspace(stream);
     analyse(stream);
     chosen = requested == Algorithm::Auto ? choose() : requested;
     prepare(stream);
+    keep_column_chunks(stream);
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  // Builds the 16-bit copy of A's columns where the options allow it and, under Auto, where it
+  // pays: a matrix past the latency bound (below it a call waits on its chain of loads, not on
+  // their bytes) whose sampled columns lie within 2^15 of the diagonal (so that a chunk's columns
+  // mostly fit 16 bits), once built, at most one chunk in kMostEscapedChunks escaped (each escaped
+  // chunk reads A's columns besides its base). Not for a cached plan, which may be used for another
+  // structure at the same addresses.
+  void keep_column_chunks(cudaStream_t stream) {
+    constexpr std::int64_t kMostEscapedChunks = 8;
+    const bool automatic = options.compression == Compression::Auto;
+    const std::int64_t bytes = ColumnChunks<Ordinal>::bytes_for(num_entries());
+    if (options.compression == Compression::Never) {
+      columns_note = "A's own (compression not allowed)";
+    } else if (check_block_boundaries) {
+      columns_note = "A's own (a plan cached for calls without a handle)";
+    } else if (num_entries() == 0) {
+      columns_note = "A's own (no entries)";
+    } else if (workspace_bytes() + static_cast<std::size_t>(bytes) > options.workspace_limit) {
+      columns_note = "A's own (the " + std::to_string(bytes) +
+                     " bytes of compressed columns would pass the workspace limit of " +
+                     std::to_string(options.workspace_limit) + ")";
+    } else if (automatic && num_entries() < policy.latency_bound_entries) {
+      columns_note = "A's own (latency-bound: fewer than " +
+                     std::to_string(policy.latency_bound_entries) + " entries)";
+    } else if (automatic && column_reach > kDeltaLimit / 2) {
+      columns_note = "A's own (sampled columns lie too far from the diagonal for 16 bits)";
+    } else {
+      build_column_chunks(bytes, stream);
+      const std::int64_t chunks = ColumnChunks<Ordinal>::chunks_for(num_entries());
+      if (automatic && escaped_chunks * kMostEscapedChunks > chunks) {
+        columns_note = "A's own (" + std::to_string(escaped_chunks) + " of " +
+                       std::to_string(chunks) + " chunks of " + std::to_string(kChunkEntries) +
+                       " entries span 2^16 columns or more)";
+        chunk_workspace = {};
+        column_chunks = {};
+      } else {
+        std::ostringstream note;
+        note << "16 bits an entry in chunks of " << kChunkEntries << " (" << escaped_chunks
+             << " of " << chunks << " escaped to A's own), " << std::fixed << std::setprecision(2)
+             << static_cast<double>(bytes) / static_cast<double>(num_entries())
+             << " bytes an entry instead of " << sizeof(Ordinal) << ", for one-vector calls in "
+             << "modes N and C";
+        columns_note = note.str();
+      }
+    }
+  }
+
+  // The chunks' bases and deltas and the count of escaped chunks; waits for the stream.
+  void build_column_chunks(std::int64_t bytes, cudaStream_t stream) {
+    const std::int64_t chunks = ColumnChunks<Ordinal>::chunks_for(num_entries());
+    chunk_workspace =
+        DeviceBuffer<unsigned char>(static_cast<std::size_t>(bytes) + sizeof(unsigned long long));
+    Ordinal* bases = nullptr;
+    std::uint16_t* deltas = nullptr;
+    unsigned long long* escaped = nullptr;
+    auto carve = carver(chunk_workspace);
+    carve(escaped, 1);
+    carve(bases, static_cast<std::size_t>(chunks));
+    carve(deltas, static_cast<std::size_t>(num_entries()));
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(escaped, 0, sizeof *escaped, stream));
+    constexpr int kThreads = 256;
+    column_chunks_kernel<<<grid_for(chunks * 32, kThreads), kThreads, 0, stream>>>(
+        matrix.entries, num_entries(), bases, deltas, escaped);
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+    unsigned long long count = 0;
+    KSPMV_CUDA_CHECK(
+        cudaMemcpyAsync(&count, escaped, sizeof count, cudaMemcpyDeviceToHost, stream));
+    KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+    escaped_chunks = static_cast<std::int64_t>(count);
+    column_chunks = {bases, deltas};
   }
 
   // Sized for the kernel `requested` may lead to (Auto leads to Adaptive at most).
@@ -308,6 +390,8 @@ struct PlanState {
     if (!reads_x_through_row_major_copy(x)) return x;
     const auto size = static_cast<std::size_t>(x.num_rows * x.num_vectors);
     if (row_major_x.size() < size) {
+      const std::size_t others = workspace_bytes() - row_major_x.size() * sizeof(Scalar);
+      if (others + size * sizeof(Scalar) > options.workspace_limit) return x;
       cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
       KSPMV_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
       if (capture != cudaStreamCaptureStatusNone) return x;
@@ -348,6 +432,7 @@ struct PlanState {
       text << ", the " << long_rows << " rows longer than " << kLongRowEntries << " shared out in "
            << long_row_chunks.num_chunks << " chunks of up to " << long_row_chunks.chunk_entries;
     }
+    text << "; columns: " << columns_note;
     if (transposed && transposed->state) {
       text << "; modes T and H: A^T built, " << transposed->state->describe();
     } else if (transposed) {
@@ -358,8 +443,8 @@ struct PlanState {
 
   // Device memory held besides the caller's arrays.
   std::size_t workspace_bytes() const {
-    std::size_t bytes =
-        workspace.size() + long_row_workspace.size() + row_major_x.size() * sizeof(Scalar);
+    std::size_t bytes = workspace.size() + long_row_workspace.size() +
+                        row_major_x.size() * sizeof(Scalar) + chunk_workspace.size();
     if (transposed) {
       const auto& t = *transposed;
       bytes += t.structure.row_map.size() * sizeof(Offset) +
@@ -517,7 +602,8 @@ struct PlanState {
                               matrix.num_entries,       structure.row_map.data(),
                               structure.entries.data(), matrix.values};
         state = std::make_unique<PlanState>();
-        state->set_up(matrix_t, requested, stream);
+        // Transposed calls read A's values through a permutation, with A^T's own columns.
+        state->set_up(matrix_t, requested, stream, {Compression::Never, options.workspace_limit});
       }
       transposed.reset(new Transposed{std::move(structure), std::move(state), {}, false});
       setup_seconds +=
@@ -555,7 +641,7 @@ struct PlanState {
 
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
 Plan<Scalar, Ordinal, Offset, MatrixScalar>::Plan(const Matrix& A, Algorithm requested,
-                                                  cudaStream_t stream)
+                                                  cudaStream_t stream, PlanOptions options)
     : state_(std::make_unique<detail::PlanState<Scalar, Ordinal, Offset, MatrixScalar>>()) {
   const auto start = std::chrono::steady_clock::now();
   if (requested == Algorithm::KokkosKernels) {
@@ -564,7 +650,7 @@ Plan<Scalar, Ordinal, Offset, MatrixScalar>::Plan(const Matrix& A, Algorithm req
         "KokkosSparse::spmv, on the Kokkos path only)");
   }
   detail::check_matrix("kspmv::cuda::Plan", A);
-  state_->set_up(A, requested, stream);
+  state_->set_up(A, requested, stream, options);
   state_->setup_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -634,10 +720,16 @@ void Plan<Scalar, Ordinal, Offset, MatrixScalar>::apply(Mode mode, Scalar alpha,
                                     beta, y, plan_t.vectors_per_pass(x_read), launch_t);
     return;
   }
+  const auto launch = [&](const auto& args) { s.launch(args, stream); };
+  if (s.column_chunks.bases != nullptr && y.num_vectors == 1) {
+    detail::launch_per_vector<false, 1, true>(s.num_rows(), A.row_map, A.entries, A.values,
+                                              static_cast<const Offset*>(nullptr), mode, alpha,
+                                              x_read, beta, y, 1, launch, s.column_chunks);
+    return;
+  }
   detail::launch_per_vector<false>(s.num_rows(), A.row_map, A.entries, A.values,
                                    static_cast<const Offset*>(nullptr), mode, alpha, x_read, beta,
-                                   y, s.vectors_per_pass(x_read),
-                                   [&](const auto& args) { s.launch(args, stream); });
+                                   y, s.vectors_per_pass(x_read), launch);
 }
 
 }  // namespace kspmv::cuda

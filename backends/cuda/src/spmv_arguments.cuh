@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "column_chunks.cuh"
 #include "device_scalar.cuh"
 
 namespace kspmv::cuda::detail {
@@ -13,13 +14,16 @@ namespace kspmv::cuda::detail {
 // GatheredValues: entry e's value is values[value_positions[e]]. A transposed call reads A^T this
 // way, A's own values through the permutation that transposed A's structure, so that no call copies
 // the values (which may have changed since the last call). MatrixValue: A's values, T or its single
-// precision counterpart, widened on load (products and sums in T).
-template <class T, class Ordinal, class Offset, bool GatheredValues = false, class MatrixValue = T>
+// precision counterpart, widened on load (products and sums in T). ChunkedColumns: the columns come
+// from the plan's 16-bit copy (column_chunks.cuh), A's own where a chunk is escaped.
+template <class T, class Ordinal, class Offset, bool GatheredValues = false, class MatrixValue = T,
+          bool ChunkedColumns = false>
 struct SpmvArguments {
   using value_type = T;
   using ordinal_type = Ordinal;
   using offset_type = Offset;
   static constexpr bool gathered_values = GatheredValues;
+  static constexpr bool chunked_columns = ChunkedColumns;
   static constexpr int kVectors = 1;  // vectors per launch
 
   std::int64_t num_rows;
@@ -35,12 +39,19 @@ struct SpmvArguments {
   bool beta_is_zero;  // then y is written without being read, so NaN already there cannot survive
   bool conjugate;
   const Offset* value_positions = nullptr;  // GatheredValues only
+  ColumnChunks<Ordinal> chunks = {};        // ChunkedColumns only
 
   __device__ std::int64_t row_begin(std::int64_t row) const {
     return static_cast<std::int64_t>(__ldg(row_map + row));
   }
 
-  __device__ Ordinal column(std::int64_t entry) const { return load_streaming(entries + entry); }
+  __device__ Ordinal column(std::int64_t entry) const {
+    if constexpr (ChunkedColumns) {
+      return chunked_column(chunks, entries, entry);
+    } else {
+      return load_streaming(entries + entry);
+    }
+  }
   __device__ T value(std::int64_t entry) const {
     if constexpr (GatheredValues) {
       // Through the read-only cache: neighbouring entries of A^T often sit in one sector of A.

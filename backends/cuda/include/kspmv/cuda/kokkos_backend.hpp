@@ -94,10 +94,14 @@ struct KokkosBackend {
     void values_changed() {
       if (plan_) plan_->values_changed();
     }
+    // Taken by the plan the first call makes.
+    void set_compression(Compression compression) { options_.compression = compression; }
+    void set_workspace_limit(std::size_t bytes) { options_.workspace_limit = bytes; }
 
    private:
     friend struct KokkosBackend;
     bool values_constant_ = false;
+    PlanOptions options_;
     std::unique_ptr<RawPlan> plan_;
     kokkoskernels::Backend::State<CrsViewT, Scalar> kokkoskernels_;
   };
@@ -115,7 +119,8 @@ struct KokkosBackend {
     using RawPlan = typename State<CrsViewT, Scalar>::RawPlan;
     const auto matrix = raw_matrix(A);
     if (!state.plan_) {
-      state.plan_ = std::make_unique<RawPlan>(matrix, requested, exec.cuda_stream());
+      state.plan_ =
+          std::make_unique<RawPlan>(matrix, requested, exec.cuda_stream(), state.options_);
       state.plan_->set_values_constant(state.values_constant_);
     }
     state.plan_->apply(mode, cuda::to_raw(alpha), matrix,

@@ -13,10 +13,12 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <string>
 
 #include "kspmv/algorithm.hpp"
+#include "kspmv/compression.hpp"
 #include "kspmv/cuda/operands.hpp"
 #include "kspmv/mode.hpp"
 #include "kspmv/precision.hpp"
@@ -28,6 +30,18 @@ template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
 struct PlanState;  // defined in backends/cuda/src, where the kernels are
 }  // namespace detail
 
+struct PlanOptions {
+  // Whether the plan may keep a 16-bit copy of A's column indices, which one-vector calls in modes
+  // N and C then read (kspmv/compression.hpp). Auto keeps it where the matrix is past the latency
+  // bound, its columns lie near enough together and few chunks of entries need A's own columns.
+  Compression compression = Compression::Auto;
+  // The plan builds no optional structure that would take workspace_bytes() past this: neither the
+  // compressed columns nor the row-major copy of LayoutLeft x (calls then read A's columns, or x in
+  // place). What the plan needs to run at all (its analysis, A^T's structure for modes T and H) is
+  // not optional.
+  std::size_t workspace_limit = std::numeric_limits<std::size_t>::max();
+};
+
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar = Scalar>
 class Plan {
   static_assert(is_matrix_scalar_for_v<MatrixScalar, Scalar>,
@@ -38,11 +52,12 @@ class Plan {
   using Matrix = CsrMatrix<MatrixScalar, Ordinal, Offset>;
 
   // Analyses A's structure on `stream` (row-length statistics), chooses the kernel and its launch
-  // parameters (or takes `requested` when it is not Auto), and allocates the auxiliary arrays the
-  // kernel needs; waits for the stream (setup_seconds() is the wall time of all that). Values may
-  // change between calls, the structure may not. Throws kspmv::unsupported_argument for
-  // Algorithm::KokkosKernels, kspmv::malformed_matrix for missing arrays.
-  Plan(const Matrix& A, Algorithm requested, cudaStream_t stream);
+  // parameters (or takes `requested` when it is not Auto), allocates the auxiliary arrays the
+  // kernel needs and builds the compressed columns `options` allow; waits for the stream
+  // (setup_seconds() is the wall time of all that). Values may change between calls, the structure
+  // may not. Throws kspmv::unsupported_argument for Algorithm::KokkosKernels,
+  // kspmv::malformed_matrix for missing arrays.
+  Plan(const Matrix& A, Algorithm requested, cudaStream_t stream, PlanOptions options = {});
   ~Plan();
   Plan(Plan&&) noexcept;
   Plan& operator=(Plan&&) noexcept;
@@ -53,8 +68,9 @@ class Plan {
   // how far columns lie from the diagonal), how many vectors of a rank-2 call one pass over A
   // multiplies in each layout, and A^T's plan once a transposed call made it.
   std::string describe() const;
-  // Device memory the plan holds besides the caller's arrays: its analysis and scratch, A^T's
-  // structure and plan, and A^T's values while they are declared constant.
+  // Device memory the plan holds besides the caller's arrays: its analysis and scratch, the
+  // compressed columns, the row-major copy of x, A^T's structure and plan, and A^T's values while
+  // they are declared constant.
   std::size_t workspace_bytes() const;
 
   // y = beta*y + alpha*op(A)*x. A must have the structure the plan was built for (same pointers and

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "kspmv/algorithm.hpp"
+#include "kspmv/compression.hpp"
 #include "kspmv/kokkoskernels/compat.hpp"
 #include "kspmv/kokkoskernels/conjugate_mode.hpp"
 #include "kspmv/mode.hpp"
@@ -56,6 +57,8 @@ struct Backend {
     // Nothing derived from the values is kept.
     void set_values_constant(bool) {}
     void values_changed() {}
+    void set_compression(Compression) {}  // KokkosSparse::spmv reads A's own arrays
+    void set_workspace_limit(std::size_t) {}
 
    private:
     friend struct Backend;

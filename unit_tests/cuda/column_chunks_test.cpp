@@ -1,0 +1,209 @@
+// The plan's 16-bit copy of A's columns (PlanOptions::compression): a plan that keeps it reads the
+// same column for every entry and sums in the same order as a plan of the same algorithm that
+// reads A's own columns, so its y must equal that plan's bit for bit, on every edge case of the
+// format (escaped chunks, empty rows, a row longer than many chunks, 64-bit ordinals, single
+// precision values), and Auto must keep it only where it pays.
+
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <tuple>
+#include <type_traits>
+
+#include "device_harness.hpp"
+
+namespace kspmv::cuda::testing {
+namespace {
+
+using kspmv::testing::csr_with_row_lengths;
+using kspmv::testing::fresh_seed;
+using kspmv::testing::random_block;
+using kspmv::testing::random_csr;
+using kspmv::testing::random_value;
+using kspmv::testing::RowShape;
+using kspmv::testing::seed_message;
+
+const Layout kLeft{false, 0, 0};
+
+template <class Types>
+class CudaColumnChunksTest : public ::testing::Test {
+ protected:
+  using Scalar = std::tuple_element_t<0, Types>;
+  using MatrixScalar = std::tuple_element_t<1, Types>;
+  using Ordinal = std::tuple_element_t<2, Types>;
+  using Offset = std::tuple_element_t<3, Types>;
+  using Csr = HostCsr<MatrixScalar, Ordinal, Offset>;
+  using PlanType = Plan<Scalar, Ordinal, Offset, MatrixScalar>;
+
+  // Row i holds length(i) entries in columns i, i + stride, i + 2 stride, ... (mod num_cols).
+  template <class Length>
+  Csr rows_of(std::int64_t rows, std::int64_t cols, Length&& length, std::int64_t stride) {
+    return csr_with_row_lengths<MatrixScalar, Ordinal, Offset>(rows, cols, length, stride, rng);
+  }
+
+  // A plan for `algorithm` that keeps the chunks (`chunked`) and one that reads A's own columns,
+  // one call each from the same operands: y bitwise equal, and equal to the reference. Returns
+  // the first plan's description.
+  std::string expect_same_as_own_columns(const Csr& host, Algorithm algorithm, Mode mode,
+                                         std::int64_t vectors, Layout layout,
+                                         PlanOptions chunked = {Compression::Always}) {
+    SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode) + ", " +
+                 std::to_string(vectors) + " vectors");
+    const DeviceCsr<MatrixScalar, Ordinal, Offset> A(host);
+    Stream stream;
+    PlanType with_chunks(A.matrix(), algorithm, stream.get(), chunked);
+    PlanType own_columns(A.matrix(), algorithm, stream.get(), {Compression::Never});
+    const auto wide = kspmv::testing::widened_csr<Scalar>(host);
+    const bool transposed = is_transposed(mode);
+    const auto x = random_block<Scalar>(transposed ? host.num_rows : host.num_cols, vectors, rng);
+    const auto y = random_block<Scalar>(transposed ? host.num_cols : host.num_rows, vectors, rng);
+    const auto alpha = random_value<Scalar>(rng);
+    const auto beta = random_value<Scalar>(rng);
+    const DeviceBlock<Scalar> x_device(x, layout);
+    const DeviceBlock<Scalar> chunked_y(y, layout);
+    const DeviceBlock<Scalar> own_y(y, layout);
+    with_chunks.apply(mode, alpha, A.matrix(), x_device.const_block(), beta, chunked_y.block(),
+                      stream.get());
+    own_columns.apply(mode, alpha, A.matrix(), x_device.const_block(), beta, own_y.block(),
+                      stream.get());
+    stream.synchronize();
+    check(cudaGetLastError(), "kernel");
+    bool chunked_untouched = false;
+    bool own_untouched = false;
+    const auto got = chunked_y.download(chunked_untouched);
+    const auto expected = own_y.download(own_untouched);
+    EXPECT_TRUE(chunked_untouched) << "the call wrote outside y's elements";
+    EXPECT_EQ(std::memcmp(got.data.data(), expected.data.data(), got.data.size() * sizeof(Scalar)),
+              0)
+        << "differs from the plan that reads A's own columns; " << with_chunks.describe();
+    EXPECT_EQ(reference::compare(
+                  reference::spmv(mode, alpha, kspmv::testing::arrays(wide), x, beta, y), got),
+              "");
+    return with_chunks.describe();
+  }
+
+  std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng{seed};
+};
+
+bool keeps_chunks(const std::string& description) {
+  return description.find("columns: 16 bits an entry") != std::string::npos;
+}
+bool escapes_none(const std::string& description) {
+  return description.find("(0 of ") != std::string::npos;
+}
+
+using ChunkTypes = ::testing::Types<
+    std::tuple<double, double, std::int32_t, std::int32_t>,
+    std::tuple<float, float, std::int64_t, std::size_t>,
+    std::tuple<std::complex<double>, std::complex<double>, std::int32_t, std::int64_t>,
+    std::tuple<double, float, std::int64_t, std::int32_t>>;
+TYPED_TEST_SUITE(CudaColumnChunksTest, ChunkTypes);
+
+// Every algorithm, modes N and C (which read the chunks) and T (A^T's own columns), one vector and
+// three (A's columns: only one-vector calls read the chunks), on: rows near the diagonal with
+// empty rows among them; rows whose columns spread past 2^16, some chunks escaped and some not; and
+// one row of 300,000 entries wrapping around 100,000 columns (Adaptive and MergePath share it
+// over blocks; the chunk where it wraps is escaped).
+TYPED_TEST(CudaColumnChunksTest, EqualsThePlanOnOwnColumnsBitForBit) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  const auto banded = this->rows_of(
+      3000, 3100, [](std::int64_t i) { return i % 13 == 0 ? 0 : 1 + i % 40; }, 1);
+  const auto spread = this->rows_of(
+      3000, 200000, [](std::int64_t i) { return i % 7 == 0 ? 0 : i % 60; }, 3000);
+  const auto one_huge_row = this->rows_of(
+      2000, 100000, [](std::int64_t i) { return i == 1000 ? 300000 : i % 5; }, 1);
+  const std::string descriptions[] = {"banded", "spread", "one huge row"};
+  int matrix = 0;
+  for (const auto* A : {&banded, &spread, &one_huge_row}) {
+    SCOPED_TRACE(descriptions[matrix++]);
+    for (const Algorithm algorithm : kAlgorithms) {
+      for (const Mode mode : {Mode::NoTranspose, Mode::Conjugate}) {
+        const std::string plan =
+            this->expect_same_as_own_columns(*A, algorithm, mode, 1, kContiguous);
+        EXPECT_TRUE(keeps_chunks(plan)) << plan;
+        EXPECT_EQ(escapes_none(plan), A == &banded) << plan;
+      }
+      this->expect_same_as_own_columns(*A, algorithm, Mode::Transpose, 1, kContiguous);
+      this->expect_same_as_own_columns(*A, algorithm, Mode::NoTranspose, 3, kLeft);
+    }
+  }
+}
+
+// Auto keeps the chunks on a banded matrix past the latency bound (2^20 entries), and refuses them
+// where they do not pay: below the bound, where columns lie far from the diagonal, where the
+// workspace limit is too small (Always too), and where they are not allowed.
+TYPED_TEST(CudaColumnChunksTest, AutoKeepsThemOnlyWhereTheyPay) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  const auto large_banded = this->rows_of(
+      40000, 40000, [](std::int64_t) { return 30; }, 1);
+  const std::string kept = this->expect_same_as_own_columns(
+      large_banded, Algorithm::Auto, Mode::NoTranspose, 1, kContiguous, {Compression::Auto});
+  EXPECT_TRUE(keeps_chunks(kept)) << kept;
+
+  const auto small_banded = this->rows_of(
+      3000, 3000, [](std::int64_t) { return 30; }, 1);
+  const std::string latency_bound = this->expect_same_as_own_columns(
+      small_banded, Algorithm::Auto, Mode::NoTranspose, 1, kContiguous, {Compression::Auto});
+  EXPECT_NE(latency_bound.find("columns: A's own (latency-bound"), std::string::npos)
+      << latency_bound;
+
+  const auto scattered =
+      random_csr<typename TestFixture::MatrixScalar, typename TestFixture::Ordinal,
+                 typename TestFixture::Offset>(40000, 1000000, RowShape{28, 32}, this->rng);
+  const std::string far = this->expect_same_as_own_columns(
+      scattered, Algorithm::Auto, Mode::NoTranspose, 1, kContiguous, {Compression::Auto});
+  EXPECT_NE(far.find("columns: A's own (sampled columns lie too far"), std::string::npos) << far;
+
+  for (const Compression compression : {Compression::Auto, Compression::Always}) {
+    const std::string limited = this->expect_same_as_own_columns(
+        large_banded, Algorithm::Auto, Mode::NoTranspose, 1, kContiguous, {compression, 1024});
+    EXPECT_NE(limited.find("would pass the workspace limit of 1024"), std::string::npos) << limited;
+  }
+  const std::string never = this->expect_same_as_own_columns(
+      large_banded, Algorithm::Auto, Mode::NoTranspose, 1, kContiguous, {Compression::Never});
+  EXPECT_NE(never.find("columns: A's own (compression not allowed)"), std::string::npos) << never;
+}
+
+// The workspace limit also keeps the plan from copying LayoutLeft x row by row: the call reads x
+// in place, right all the same, and the plan holds no more memory after it.
+TYPED_TEST(CudaColumnChunksTest, WorkspaceLimitReadsLayoutLeftXInPlace) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using T = typename TestFixture::Scalar;
+  const auto host = this->rows_of(
+      40000, 40000, [](std::int64_t) { return 30; }, 7);
+  const DeviceCsr<typename TestFixture::MatrixScalar, typename TestFixture::Ordinal,
+                  typename TestFixture::Offset>
+      A(host);
+  Stream stream;
+  typename TestFixture::PlanType limited(A.matrix(), Algorithm::Auto, stream.get(),
+                                         {Compression::Never, 1});
+  const std::size_t before = limited.workspace_bytes();
+  const auto x = random_block<T>(host.num_cols, 8, this->rng);
+  const auto y = random_block<T>(host.num_rows, 8, this->rng);
+  const DeviceBlock<T> x_device(x, kLeft);
+  const DeviceBlock<T> y_device(y, kLeft);
+  limited.apply(Mode::NoTranspose, T(1), A.matrix(), x_device.const_block(), T(0), y_device.block(),
+                stream.get());
+  stream.synchronize();
+  bool untouched = false;
+  const auto got = y_device.download(untouched);
+  EXPECT_TRUE(untouched);
+  EXPECT_EQ(
+      reference::compare(
+          reference::spmv(Mode::NoTranspose, T(1),
+                          kspmv::testing::arrays(kspmv::testing::widened_csr<T>(host)), x, T(0), y),
+          got),
+      "");
+  EXPECT_EQ(limited.workspace_bytes(), before) << "the plan copied x despite its limit";
+}
+
+}  // namespace
+}  // namespace kspmv::cuda::testing
