@@ -49,10 +49,14 @@ const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_cons
 
 // Each of the fp32_fp64 records' fp64 comparison: Auto on the same values stored in double.
 const std::string kDoubleValuesAlgorithm = to_string(Algorithm::Auto) + "_fp64_values";
-// Auto without the compressed columns, where Auto's plan may keep them (one vector, mode N): the
-// same kernel on A's own columns, so the two records show what the compressed columns save.
-const std::string kOwnColumnsAlgorithm = to_string(Algorithm::Auto) + "_own_columns";
-bool has_own_columns_record(const Operation& operation) {
+// Auto and Vector without the compressed columns their plans may keep (one vector, mode N): the
+// same kernel on A's own columns, so that each pair of records shows what the compressed columns
+// save.
+constexpr Algorithm kOwnColumnsAlgorithms[] = {Algorithm::Auto, Algorithm::Vector};
+std::string own_columns_label(Algorithm algorithm) {
+  return to_string(algorithm) + "_own_columns";
+}
+bool has_own_columns_records(const Operation& operation) {
   return operation.handle && operation.vectors == 1 && !operation.transposed();
 }
 
@@ -147,13 +151,14 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     impl.plan = [plan] { return plan->describe(); };
     workload->implementations.push_back(std::move(impl));
   }
-  if (has_own_columns_record(operation)) {
+  for (const Algorithm algorithm : kOwnColumnsAlgorithms) {
+    if (!has_own_columns_records(operation)) break;
     state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset, MatrixScalar>>(
-        state->A.matrix(), Algorithm::Auto, stream, cuda::PlanOptions{Compression::Never}));
+        state->A.matrix(), algorithm, stream, cuda::PlanOptions{Compression::Never}));
     auto* plan = state->plans.back().get();
     Implementation impl;
     impl.backend = "kspmv";
-    impl.algorithm = kOwnColumnsAlgorithm;
+    impl.algorithm = own_columns_label(algorithm);
     impl.call = [state, plan, xb, yb, mode, beta, stream] {
       plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
     };
@@ -320,7 +325,10 @@ class CudaDriver final : public Driver {
     if (!operation.handle) labels.push_back("kspmv/" + std::string(to_string(Algorithm::Auto)));
     for (const Algorithm algorithm : planned_algorithms(operation))
       labels.push_back("kspmv/" + to_string(algorithm));
-    if (has_own_columns_record(operation)) labels.push_back("kspmv/" + kOwnColumnsAlgorithm);
+    for (const Algorithm algorithm : kOwnColumnsAlgorithms) {
+      if (has_own_columns_records(operation))
+        labels.push_back("kspmv/" + own_columns_label(algorithm));
+    }
     if (operation.handle && operation.transposed())
       labels.push_back("kspmv/" + kConstantValuesAlgorithm);
     if (has_graph_record(operation)) labels.push_back("kspmv/" + kGraphAlgorithm);

@@ -17,7 +17,7 @@
 
 #include "adaptive_kernel.cuh"
 #include "call_operands.cuh"
-#include "column_chunks.cuh"
+#include "column_deltas.cuh"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "gather_kernel.cuh"
@@ -60,7 +60,8 @@ struct PlanState {
   Algorithm chosen = Algorithm::Auto;
   double setup_seconds = 0;
   LaunchPolicy policy = kDefaultPolicy;
-  int vector_lanes = 32;
+  int vector_lanes = 32;         // rank 2: the group kernel's lanes per row (CUSP's rule)
+  int single_vector_lanes = 32;  // rank 1: batched_vector_lanes_for the mean row
   // Everything the kernels need besides A, x and y, in one allocation (a cudaMalloc costs tens of
   // microseconds): Auto's analysis result, then where each Adaptive block's or MergePath tile's
   // share of the merge path begins, and the scratch that joins rows split over blocks.
@@ -87,11 +88,10 @@ struct PlanState {
   // Rank-2 x whose rows are not contiguous (LayoutLeft, strided), copied row after row for the
   // group kernel (reads_x_through_row_major_copy); made at the first call that needs it.
   DeviceBuffer<Scalar> row_major_x;
-  // The 16-bit copy of A's columns (column_chunks.cuh) where keep_column_chunks() made one: null
-  // bases otherwise. columns_note says which, and why, for describe().
-  DeviceBuffer<unsigned char> chunk_workspace;
-  ColumnChunks<Ordinal> column_chunks;
-  std::int64_t escaped_chunks = 0;
+  // The 16-bit copy of A's columns (column_deltas.cuh) where keep_column_deltas() made one (empty
+  // otherwise); columns_note says which, and why, for describe().
+  DeviceBuffer<std::int16_t> column_deltas;
+  std::int64_t escaped_entries = 0;
   std::string columns_note;
   bool values_constant = false;
   // A cached plan (plan_cache.hpp): Adaptive's blocks check their boundaries on the device.
@@ -119,79 +119,68 @@ struct PlanState {
     analyse(stream);
     chosen = requested == Algorithm::Auto ? choose() : requested;
     prepare(stream);
-    keep_column_chunks(stream);
+    keep_column_deltas(stream);
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
-  // Builds the 16-bit copy of A's columns where the options allow it and, under Auto, where it
-  // pays: a matrix past the latency bound (below it a call waits on its chain of loads, not on
-  // their bytes) whose sampled columns lie within 2^15 of the diagonal (so that a chunk's columns
-  // mostly fit 16 bits), once built, at most one chunk in kMostEscapedChunks escaped (each escaped
-  // chunk reads A's columns besides its base). Not for a cached plan, which may be used for another
-  // structure at the same addresses.
-  void keep_column_chunks(cudaStream_t stream) {
-    constexpr std::int64_t kMostEscapedChunks = 8;
+  // Builds the 16-bit copy of A's columns for a kernel that reads each entry's column with its row
+  // (Vector, Scalar) where the options allow it and, under Auto, where it pays: a matrix past the
+  // latency bound (below it a call waits on its chain of loads, not on their bytes) whose sampled
+  // columns lie within 2^15 of the diagonal, once built, at most one entry in kMostEscapedEntries
+  // escaped (each reads A's column besides its delta). Not for a cached plan, which may be used
+  // for another structure at the same addresses.
+  void keep_column_deltas(cudaStream_t stream) {
+    constexpr std::int64_t kMostEscapedEntries = 8;
     const bool automatic = options.compression == Compression::Auto;
-    const std::int64_t bytes = ColumnChunks<Ordinal>::bytes_for(num_entries());
+    const auto bytes = static_cast<std::size_t>(num_entries()) * sizeof(std::int16_t);
     if (options.compression == Compression::Never) {
       columns_note = "A's own (compression not allowed)";
+    } else if (chosen != Algorithm::Vector && chosen != Algorithm::Scalar) {
+      columns_note = "A's own (" + to_string(chosen) + " reads columns before it knows their rows)";
     } else if (check_block_boundaries) {
       columns_note = "A's own (a plan cached for calls without a handle)";
     } else if (num_entries() == 0) {
       columns_note = "A's own (no entries)";
-    } else if (workspace_bytes() + static_cast<std::size_t>(bytes) > options.workspace_limit) {
+    } else if (workspace_bytes() + bytes > options.workspace_limit) {
       columns_note = "A's own (the " + std::to_string(bytes) +
                      " bytes of compressed columns would pass the workspace limit of " +
                      std::to_string(options.workspace_limit) + ")";
     } else if (automatic && num_entries() < policy.latency_bound_entries) {
       columns_note = "A's own (latency-bound: fewer than " +
                      std::to_string(policy.latency_bound_entries) + " entries)";
-    } else if (automatic && column_reach > kDeltaLimit / 2) {
+    } else if (automatic && column_reach > kDeltaReach) {
       columns_note = "A's own (sampled columns lie too far from the diagonal for 16 bits)";
     } else {
-      build_column_chunks(bytes, stream);
-      const std::int64_t chunks = ColumnChunks<Ordinal>::chunks_for(num_entries());
-      if (automatic && escaped_chunks * kMostEscapedChunks > chunks) {
-        columns_note = "A's own (" + std::to_string(escaped_chunks) + " of " +
-                       std::to_string(chunks) + " chunks of " + std::to_string(kChunkEntries) +
-                       " entries span 2^16 columns or more)";
-        chunk_workspace = {};
-        column_chunks = {};
+      build_column_deltas(stream);
+      if (automatic && escaped_entries * kMostEscapedEntries > num_entries()) {
+        columns_note = "A's own (" + std::to_string(escaped_entries) + " of " +
+                       std::to_string(num_entries()) + " entries lie 2^15 or more from their row)";
+        column_deltas = {};
       } else {
-        std::ostringstream note;
-        note << "16 bits an entry in chunks of " << kChunkEntries << " (" << escaped_chunks
-             << " of " << chunks << " escaped to A's own), " << std::fixed << std::setprecision(2)
-             << static_cast<double>(bytes) / static_cast<double>(num_entries())
-             << " bytes an entry instead of " << sizeof(Ordinal) << ", for one-vector calls in "
-             << "modes N and C";
-        columns_note = note.str();
+        columns_note = "16 bits an entry, its distance from its row (" +
+                       std::to_string(escaped_entries) + " of " + std::to_string(num_entries()) +
+                       " escaped to A's own), for one-vector calls in modes N and C";
       }
     }
   }
+  // How far from the diagonal a delta reaches.
+  static constexpr std::int64_t kDeltaReach = 32767;
 
-  // The chunks' bases and deltas and the count of escaped chunks; waits for the stream.
-  void build_column_chunks(std::int64_t bytes, cudaStream_t stream) {
-    const std::int64_t chunks = ColumnChunks<Ordinal>::chunks_for(num_entries());
-    chunk_workspace =
-        DeviceBuffer<unsigned char>(static_cast<std::size_t>(bytes) + sizeof(unsigned long long));
-    Ordinal* bases = nullptr;
-    std::uint16_t* deltas = nullptr;
-    unsigned long long* escaped = nullptr;
-    auto carve = carver(chunk_workspace);
-    carve(escaped, 1);
-    carve(bases, static_cast<std::size_t>(chunks));
-    carve(deltas, static_cast<std::size_t>(num_entries()));
-    KSPMV_CUDA_CHECK(cudaMemsetAsync(escaped, 0, sizeof *escaped, stream));
+  // Every entry's delta and the count of escaped entries; waits for the stream.
+  void build_column_deltas(cudaStream_t stream) {
+    column_deltas = DeviceBuffer<std::int16_t>(static_cast<std::size_t>(num_entries()));
+    DeviceBuffer<unsigned long long> escaped(1);
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(escaped.data(), 0, sizeof(unsigned long long), stream));
     constexpr int kThreads = 256;
-    column_chunks_kernel<<<grid_for(chunks * 32, kThreads), kThreads, 0, stream>>>(
-        matrix.entries, num_entries(), bases, deltas, escaped);
+    const unsigned blocks = std::min(grid_for(num_rows() * 32, kThreads), 8192u);
+    column_deltas_kernel<<<blocks, kThreads, 0, stream>>>(
+        matrix.row_map, matrix.entries, num_rows(), column_deltas.data(), escaped.data());
     KSPMV_CUDA_CHECK(cudaGetLastError());
     unsigned long long count = 0;
     KSPMV_CUDA_CHECK(
-        cudaMemcpyAsync(&count, escaped, sizeof count, cudaMemcpyDeviceToHost, stream));
+        cudaMemcpyAsync(&count, escaped.data(), sizeof count, cudaMemcpyDeviceToHost, stream));
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
-    escaped_chunks = static_cast<std::int64_t>(count);
-    column_chunks = {bases, deltas};
+    escaped_entries = static_cast<std::int64_t>(count);
   }
 
   // Sized for the kernel `requested` may lead to (Auto leads to Adaptive at most).
@@ -285,6 +274,7 @@ struct PlanState {
     switch (chosen) {
       case Algorithm::Vector:
         vector_lanes = vector_lanes_for(mean_row_length());
+        single_vector_lanes = batched_vector_lanes_for(mean_row_length());
         break;
       case Algorithm::Adaptive:
         adaptive_row_blocks_kernel<<<grid_for(num_blocks + 1, kThreads), kThreads, 0, stream>>>(
@@ -444,7 +434,8 @@ struct PlanState {
   // Device memory held besides the caller's arrays.
   std::size_t workspace_bytes() const {
     std::size_t bytes = workspace.size() + long_row_workspace.size() +
-                        row_major_x.size() * sizeof(Scalar) + chunk_workspace.size();
+                        row_major_x.size() * sizeof(Scalar) +
+                        column_deltas.size() * sizeof(std::int16_t);
     if (transposed) {
       const auto& t = *transposed;
       bytes += t.structure.row_map.size() * sizeof(Offset) +
@@ -511,11 +502,9 @@ struct PlanState {
   template <class Args>
   void launch_single(const Args& args, cudaStream_t stream) const {
     switch (chosen) {
-      case Algorithm::Scalar: {
-        const int threads = policy.scalar_block_threads;
-        scalar_spmv_kernel<<<grid_for(num_rows(), threads), threads, 0, stream>>>(args);
+      case Algorithm::Scalar:
+        launch_scalar(args, stream);
         break;
-      }
       case Algorithm::Vector:
         launch_vector(args, stream);
         break;
@@ -553,6 +542,23 @@ struct PlanState {
         <<<static_cast<unsigned>(num_blocks), Shape::kBlockThreads, 0, stream>>>(args, blocks);
   }
 
+  // The kernels that read each entry's column with its row, those keep_column_deltas() builds
+  // deltas for.
+  template <class Args>
+  void launch_reading_deltas(const Args& args, cudaStream_t stream) const {
+    if (chosen == Algorithm::Scalar) {
+      launch_scalar(args, stream);
+    } else {
+      launch_vector(args, stream);
+    }
+  }
+
+  template <class Args>
+  void launch_scalar(const Args& args, cudaStream_t stream) const {
+    const int threads = policy.scalar_block_threads;
+    scalar_spmv_kernel<<<grid_for(num_rows(), threads), threads, 0, stream>>>(args);
+  }
+
   template <int Lanes, class Args>
   void launch_vector_lanes(const Args& args, cudaStream_t stream) const {
     const int threads = policy.vector_block_threads;
@@ -561,7 +567,7 @@ struct PlanState {
 
   template <class Args>
   void launch_vector(const Args& args, cudaStream_t stream) const {
-    switch (vector_lanes) {
+    switch (single_vector_lanes) {
       case 2:
         return launch_vector_lanes<2>(args, stream);
       case 4:
@@ -721,10 +727,11 @@ void Plan<Scalar, Ordinal, Offset, MatrixScalar>::apply(Mode mode, Scalar alpha,
     return;
   }
   const auto launch = [&](const auto& args) { s.launch(args, stream); };
-  if (s.column_chunks.bases != nullptr && y.num_vectors == 1) {
-    detail::launch_per_vector<false, 1, true>(s.num_rows(), A.row_map, A.entries, A.values,
-                                              static_cast<const Offset*>(nullptr), mode, alpha,
-                                              x_read, beta, y, 1, launch, s.column_chunks);
+  if (s.column_deltas.size() > 0 && y.num_vectors == 1) {
+    detail::launch_per_vector<false, 1, true>(
+        s.num_rows(), A.row_map, A.entries, A.values, static_cast<const Offset*>(nullptr), mode,
+        alpha, x_read, beta, y, 1, [&](const auto& args) { s.launch_reading_deltas(args, stream); },
+        s.column_deltas.data());
     return;
   }
   detail::launch_per_vector<false>(s.num_rows(), A.row_map, A.entries, A.values,

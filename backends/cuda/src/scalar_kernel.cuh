@@ -15,7 +15,9 @@ __global__ void scalar_spmv_kernel(Args args) {
   if (row >= args.num_rows) return;
   const std::int64_t end = args.row_begin(row + 1);
   T sum{};
-  for (std::int64_t entry = args.row_begin(row); entry < end; ++entry) sum += args.product(entry);
+  for (std::int64_t entry = args.row_begin(row); entry < end; ++entry) {
+    sum += args.product(entry, row);
+  }
   args.store(row, sum);
 }
 

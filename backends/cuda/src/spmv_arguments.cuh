@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "column_chunks.cuh"
+#include "column_deltas.cuh"
 #include "device_scalar.cuh"
 
 namespace kspmv::cuda::detail {
@@ -14,16 +14,16 @@ namespace kspmv::cuda::detail {
 // GatheredValues: entry e's value is values[value_positions[e]]. A transposed call reads A^T this
 // way, A's own values through the permutation that transposed A's structure, so that no call copies
 // the values (which may have changed since the last call). MatrixValue: A's values, T or its single
-// precision counterpart, widened on load (products and sums in T). ChunkedColumns: the columns come
-// from the plan's 16-bit copy (column_chunks.cuh), A's own where a chunk is escaped.
+// precision counterpart, widened on load (products and sums in T). ColumnDeltas: the columns come
+// from the plan's 16-bit copy (column_deltas.cuh), read with their row: column(entry, row).
 template <class T, class Ordinal, class Offset, bool GatheredValues = false, class MatrixValue = T,
-          bool ChunkedColumns = false>
+          bool ColumnDeltas = false>
 struct SpmvArguments {
   using value_type = T;
   using ordinal_type = Ordinal;
   using offset_type = Offset;
   static constexpr bool gathered_values = GatheredValues;
-  static constexpr bool chunked_columns = ChunkedColumns;
+  static constexpr bool column_deltas = ColumnDeltas;
   static constexpr int kVectors = 1;  // vectors per launch
 
   std::int64_t num_rows;
@@ -39,17 +39,21 @@ struct SpmvArguments {
   bool beta_is_zero;  // then y is written without being read, so NaN already there cannot survive
   bool conjugate;
   const Offset* value_positions = nullptr;  // GatheredValues only
-  ColumnChunks<Ordinal> chunks = {};        // ChunkedColumns only
+  const std::int16_t* deltas = nullptr;     // ColumnDeltas only
 
   __device__ std::int64_t row_begin(std::int64_t row) const {
     return static_cast<std::int64_t>(__ldg(row_map + row));
   }
 
   __device__ Ordinal column(std::int64_t entry) const {
-    if constexpr (ChunkedColumns) {
-      return chunked_column(chunks, entries, entry);
+    static_assert(!ColumnDeltas, "column deltas are read with their row: column(entry, row)");
+    return load_streaming(entries + entry);
+  }
+  __device__ Ordinal column(std::int64_t entry, std::int64_t row) const {
+    if constexpr (ColumnDeltas) {
+      return column_from_delta(deltas, entries, entry, row);
     } else {
-      return load_streaming(entries + entry);
+      return column(entry);
     }
   }
   __device__ T value(std::int64_t entry) const {
@@ -67,6 +71,9 @@ struct SpmvArguments {
            load_readonly(x + static_cast<std::int64_t>(column) * x_stride);
   }
   __device__ T product(std::int64_t entry) const { return times_x(value(entry), column(entry)); }
+  __device__ T product(std::int64_t entry, std::int64_t row) const {
+    return times_x(value(entry), column(entry, row));
+  }
 
   // Where beta != 0, store() reads y(row) after the row's products: a block would end on a DRAM
   // round trip. Kernels that know their rows early ask for y(row) then (perf_tests/NOTES.md).
