@@ -77,11 +77,13 @@ struct LaunchPolicy {
 // - at most 12 group steps for Vector: adder_dcop_05 (a row of 1310: 164 steps of 8 lanes) 17.5 us
 //   with Vector, 4.7 us with Adaptive; watt_2 (16 steps) 4.6 and 3.8 us; ca-GrQc (11 steps) 4.4 us
 //   with Vector, 5.4 us with Adaptive.
-// - Vector from a mean of 32 per row: uniform_100000_k100 (100 per row) 84 us with Vector, 92 us
-//   with Adaptive (fp32); the stencil (27 per row) 908 us with Vector, 545 us with Adaptive.
+// - Vector (batched, perf_tests/NOTES.md "Batched Vector") from a mean of 24 per row, at 6fa4058:
+//   the stencil (27 per row) 0.467 ms with Vector, 0.538 with Adaptive (fp64; fp32 0.370 / 0.423);
+//   uniform_2000000_k16 (16 per row) 0.338 / 0.299 (fp64; fp32 0.285 / 0.286); uniform_100000_k100
+//   (100 per row) 0.092 / 0.100.
 // - RowBlocks: at least 2 blocks per SM: lp_e226 (223 rows, 3 blocks of a window each) took
 //   7.2 us without a plan against 4.3 us with one (Vector); see perf_tests/NOTES.md.
-inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 12, 32.0, 2};
+inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 12, 24.0, 2};
 // Other architectures: Hopper's figures, untuned.
 inline constexpr LaunchPolicy kDefaultPolicy = kSm90Policy;
 

@@ -148,7 +148,7 @@ struct PlanState {
     } else if (automatic && num_entries() < policy.latency_bound_entries) {
       columns_note = "A's own (latency-bound: fewer than " +
                      std::to_string(policy.latency_bound_entries) + " entries)";
-    } else if (automatic && column_reach > kDeltaReach) {
+    } else if (automatic && column_reach > kDeltaReach + 1) {  // a power of two: 2^15 passes
       columns_note = "A's own (sampled columns lie too far from the diagonal for 16 bits)";
     } else {
       build_column_deltas(stream);
@@ -463,13 +463,14 @@ struct PlanState {
   }
 
   // Lanes per row of the group kernel, `width` vectors at a time. One slot of `width` lanes for
-  // Scalar; Vector's own lanes where Vector was asked for, or where Auto chose it for a matrix with
-  // many rows or one that is not latency-bound. A latency-bound matrix (a few microseconds a call)
+  // Scalar; Vector's own lanes (CUSP's rule) where Vector was asked for, or where Auto chose it for
+  // a latency-bound matrix with many rows. A latency-bound matrix (a few microseconds a call)
   // otherwise takes a warp per row, the most slots: its calls wait on each row's chain of loads
-  // (kFewRowsThreadsPerSm says when Auto's Vector does too). Otherwise as many slots as the mean
-  // row holds 8 entries (LayoutRight, x rows contiguous) or 16 (LayoutLeft, whose gathers from
-  // separate columns wait longer), in powers of two. Fewer slots mean fewer steps whose cost is the
-  // row's (its sums added across slots, its loads, its stores) but fewer entries in flight.
+  // (kFewRowsThreadsPerSm says when Auto's Vector does too). Otherwise (Auto's Vector on a
+  // bandwidth-bound matrix too: from a mean of 64 this gives Vector's lanes) as many slots as the
+  // mean row holds 8 entries (LayoutRight, x rows contiguous) or 16 (LayoutLeft, whose gathers
+  // from separate columns wait longer), in powers of two. Fewer slots mean fewer steps whose cost
+  // is the row's (its sums added across slots, its loads, its stores) but fewer entries in flight.
   // Measured on an H100, fp64, k = 8 (perf_tests/NOTES.md, "instruction diet"): 27-point stencil
   // LayoutRight 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67; 16
   // random columns a row, LayoutRight, 1.04 ms with 2 slots and 1.11 with 1.
@@ -481,7 +482,7 @@ struct PlanState {
     if (chosen == Algorithm::Scalar) {
       slots = 1;
     } else if (chosen == Algorithm::Vector &&
-               (requested == Algorithm::Vector || !latency_bound || !few_rows)) {
+               (requested == Algorithm::Vector || (latency_bound && !few_rows))) {
       slots = std::max(1, vector_lanes / width);
     } else if (latency_bound) {
       slots = 32 / width;
