@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "column_deltas.cuh"
 #include "cuda_check.hpp"
 #include "device_scalar.cuh"
 #include "kspmv/cuda/operands.hpp"
@@ -129,7 +130,7 @@ void launch_per_vector(std::int64_t num_rows, const Offset* row_map, const Ordin
                        const MatrixScalar* values, const Offset* value_positions, Mode mode,
                        Scalar alpha, const DenseBlock<const Scalar>& x, Scalar beta,
                        const DenseBlock<Scalar>& y, int vectors_per_pass, Launch&& launch,
-                       const std::int16_t* deltas = nullptr) {
+                       ColumnDeltaArrays deltas = {}) {
   static_assert(!ColumnDeltas || MaxVectorsPerPass == 1);
   using T = device_t<Scalar>;
   constexpr int kMaxWidth = MaxVectorsPerPass > 0 ? MaxVectorsPerPass : kMaxVectorsPerLaunch;

@@ -90,7 +90,9 @@ struct PlanState {
   DeviceBuffer<Scalar> row_major_x;
   // The 16-bit copy of A's columns (column_deltas.cuh) where keep_column_deltas() made one (empty
   // otherwise); columns_note says which, and why, for describe().
-  DeviceBuffer<std::int16_t> column_deltas;
+  DeviceBuffer<unsigned char> delta_workspace;
+  ColumnDeltaArrays column_deltas;
+  std::int64_t escaped_rows = 0;
   std::int64_t escaped_entries = 0;
   std::string columns_note;
   bool values_constant = false;
@@ -127,12 +129,16 @@ struct PlanState {
   // (Vector, Scalar) where the options allow it and, under Auto, where it pays: a matrix past the
   // latency bound (below it a call waits on its chain of loads, not on their bytes) whose sampled
   // columns lie within 2^15 of the diagonal, once built, at most one entry in kMostEscapedEntries
-  // escaped (each reads A's column besides its delta). Not for a cached plan, which may be used
-  // for another structure at the same addresses.
+  // in an escaped row (which reads A's columns). Not for a cached plan, which may be used for
+  // another structure at the same addresses.
   void keep_column_deltas(cudaStream_t stream) {
     constexpr std::int64_t kMostEscapedEntries = 8;
     const bool automatic = options.compression == Compression::Auto;
-    const auto bytes = static_cast<std::size_t>(num_entries()) * sizeof(std::int16_t);
+    const auto bytes =
+        static_cast<std::size_t>(num_entries() * static_cast<std::int64_t>(sizeof(std::int16_t)) +
+                                 ColumnDeltaArrays::escaped_row_words(num_rows()) *
+                                     static_cast<std::int64_t>(sizeof(std::uint32_t)) +
+                                 2 * static_cast<std::int64_t>(sizeof(unsigned long long)));
     if (options.compression == Compression::Never) {
       columns_note = "A's own (compression not allowed)";
     } else if (chosen != Algorithm::Vector && chosen != Algorithm::Scalar) {
@@ -151,36 +157,45 @@ struct PlanState {
     } else if (automatic && column_reach > kDeltaReach + 1) {  // a power of two: 2^15 passes
       columns_note = "A's own (sampled columns lie too far from the diagonal for 16 bits)";
     } else {
-      build_column_deltas(stream);
+      build_column_deltas(bytes, stream);
       if (automatic && escaped_entries * kMostEscapedEntries > num_entries()) {
         columns_note = "A's own (" + std::to_string(escaped_entries) + " of " +
-                       std::to_string(num_entries()) + " entries lie 2^15 or more from their row)";
+                       std::to_string(num_entries()) +
+                       " entries in rows with an entry 2^15 or more columns away)";
+        delta_workspace = {};
         column_deltas = {};
       } else {
         columns_note = "16 bits an entry, its distance from its row (" +
-                       std::to_string(escaped_entries) + " of " + std::to_string(num_entries()) +
-                       " escaped to A's own), for one-vector calls in modes N and C";
+                       std::to_string(escaped_rows) + " of " + std::to_string(num_rows()) +
+                       " rows escaped to A's own), for one-vector calls in modes N and C";
       }
     }
   }
-  // How far from the diagonal a delta reaches.
-  static constexpr std::int64_t kDeltaReach = 32767;
-
-  // Every entry's delta and the count of escaped entries; waits for the stream.
-  void build_column_deltas(cudaStream_t stream) {
-    column_deltas = DeviceBuffer<std::int16_t>(static_cast<std::size_t>(num_entries()));
-    DeviceBuffer<unsigned long long> escaped(1);
-    KSPMV_CUDA_CHECK(cudaMemsetAsync(escaped.data(), 0, sizeof(unsigned long long), stream));
+  // Every entry's delta, the escaped rows' bits and counts; waits for the stream.
+  void build_column_deltas(std::size_t bytes, cudaStream_t stream) {
+    const auto words = static_cast<std::size_t>(ColumnDeltaArrays::escaped_row_words(num_rows()));
+    delta_workspace = DeviceBuffer<unsigned char>(bytes);
+    unsigned long long* counts = nullptr;
+    std::uint32_t* escaped_row_bits = nullptr;
+    std::int16_t* deltas = nullptr;
+    auto carve = carver(delta_workspace);
+    carve(counts, 2);
+    carve(escaped_row_bits, words);
+    carve(deltas, static_cast<std::size_t>(num_entries()));
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(
+        counts, 0, 2 * sizeof(unsigned long long) + words * sizeof(std::uint32_t), stream));
     constexpr int kThreads = 256;
     const unsigned blocks = std::min(grid_for(num_rows() * 32, kThreads), 8192u);
     column_deltas_kernel<<<blocks, kThreads, 0, stream>>>(
-        matrix.row_map, matrix.entries, num_rows(), column_deltas.data(), escaped.data());
+        matrix.row_map, matrix.entries, num_rows(), deltas, escaped_row_bits, counts, counts + 1);
     KSPMV_CUDA_CHECK(cudaGetLastError());
-    unsigned long long count = 0;
+    unsigned long long result[2] = {};
     KSPMV_CUDA_CHECK(
-        cudaMemcpyAsync(&count, escaped.data(), sizeof count, cudaMemcpyDeviceToHost, stream));
+        cudaMemcpyAsync(result, counts, sizeof result, cudaMemcpyDeviceToHost, stream));
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
-    escaped_entries = static_cast<std::int64_t>(count);
+    escaped_rows = static_cast<std::int64_t>(result[0]);
+    escaped_entries = static_cast<std::int64_t>(result[1]);
+    column_deltas = {deltas, escaped_row_bits};
   }
 
   // Sized for the kernel `requested` may lead to (Auto leads to Adaptive at most).
@@ -434,8 +449,7 @@ struct PlanState {
   // Device memory held besides the caller's arrays.
   std::size_t workspace_bytes() const {
     std::size_t bytes = workspace.size() + long_row_workspace.size() +
-                        row_major_x.size() * sizeof(Scalar) +
-                        column_deltas.size() * sizeof(std::int16_t);
+                        row_major_x.size() * sizeof(Scalar) + delta_workspace.size();
     if (transposed) {
       const auto& t = *transposed;
       bytes += t.structure.row_map.size() * sizeof(Offset) +
@@ -728,11 +742,11 @@ void Plan<Scalar, Ordinal, Offset, MatrixScalar>::apply(Mode mode, Scalar alpha,
     return;
   }
   const auto launch = [&](const auto& args) { s.launch(args, stream); };
-  if (s.column_deltas.size() > 0 && y.num_vectors == 1) {
+  if (s.column_deltas.deltas != nullptr && y.num_vectors == 1) {
     detail::launch_per_vector<false, 1, true>(
         s.num_rows(), A.row_map, A.entries, A.values, static_cast<const Offset*>(nullptr), mode,
         alpha, x_read, beta, y, 1, [&](const auto& args) { s.launch_reading_deltas(args, stream); },
-        s.column_deltas.data());
+        s.column_deltas);
     return;
   }
   detail::launch_per_vector<false>(s.num_rows(), A.row_map, A.entries, A.values,

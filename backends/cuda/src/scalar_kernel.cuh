@@ -15,8 +15,14 @@ __global__ void scalar_spmv_kernel(Args args) {
   if (row >= args.num_rows) return;
   const std::int64_t end = args.row_begin(row + 1);
   T sum{};
-  for (std::int64_t entry = args.row_begin(row); entry < end; ++entry) {
-    sum += args.product(entry, row);
+  if (args.reads_deltas(row)) {
+    for (std::int64_t entry = args.row_begin(row); entry < end; ++entry) {
+      sum += args.times_x(args.value(entry), args.delta_column(entry, row));
+    }
+  } else {
+    for (std::int64_t entry = args.row_begin(row); entry < end; ++entry) {
+      sum += args.product(entry);
+    }
   }
   args.store(row, sum);
 }

@@ -14,8 +14,9 @@ namespace kspmv::cuda::detail {
 // GatheredValues: entry e's value is values[value_positions[e]]. A transposed call reads A^T this
 // way, A's own values through the permutation that transposed A's structure, so that no call copies
 // the values (which may have changed since the last call). MatrixValue: A's values, T or its single
-// precision counterpart, widened on load (products and sums in T). ColumnDeltas: the columns come
-// from the plan's 16-bit copy (column_deltas.cuh), read with their row: column(entry, row).
+// precision counterpart, widened on load (products and sums in T). ColumnDeltas: the plan's 16-bit
+// copy of the columns (column_deltas.cuh), read as delta_column(entry, row) in the rows where
+// reads_deltas(row).
 template <class T, class Ordinal, class Offset, bool GatheredValues = false, class MatrixValue = T,
           bool ColumnDeltas = false>
 struct SpmvArguments {
@@ -39,22 +40,23 @@ struct SpmvArguments {
   bool beta_is_zero;  // then y is written without being read, so NaN already there cannot survive
   bool conjugate;
   const Offset* value_positions = nullptr;  // GatheredValues only
-  const std::int16_t* deltas = nullptr;     // ColumnDeltas only
+  ColumnDeltaArrays deltas = {};            // ColumnDeltas only
 
   __device__ std::int64_t row_begin(std::int64_t row) const {
     return static_cast<std::int64_t>(__ldg(row_map + row));
   }
 
-  __device__ Ordinal column(std::int64_t entry) const {
-    static_assert(!ColumnDeltas, "column deltas are read with their row: column(entry, row)");
-    return load_streaming(entries + entry);
-  }
-  __device__ Ordinal column(std::int64_t entry, std::int64_t row) const {
+  __device__ Ordinal column(std::int64_t entry) const { return load_streaming(entries + entry); }
+  __device__ bool reads_deltas(std::int64_t row) const {
     if constexpr (ColumnDeltas) {
-      return column_from_delta(deltas, entries, entry, row);
+      return ((__ldg(deltas.escaped_rows + row / 32) >> (row % 32)) & 1u) == 0;
     } else {
-      return column(entry);
+      return false;
     }
+  }
+  // Entry's column in a row where reads_deltas(row).
+  __device__ Ordinal delta_column(std::int64_t entry, std::int64_t row) const {
+    return static_cast<Ordinal>(row + load_streaming(deltas.deltas + entry));
   }
   __device__ T value(std::int64_t entry) const {
     if constexpr (GatheredValues) {
@@ -71,9 +73,6 @@ struct SpmvArguments {
            load_readonly(x + static_cast<std::int64_t>(column) * x_stride);
   }
   __device__ T product(std::int64_t entry) const { return times_x(value(entry), column(entry)); }
-  __device__ T product(std::int64_t entry, std::int64_t row) const {
-    return times_x(value(entry), column(entry, row));
-  }
 
   // Where beta != 0, store() reads y(row) after the row's products: a block would end on a DRAM
   // round trip. Kernels that know their rows early ask for y(row) then (perf_tests/NOTES.md).

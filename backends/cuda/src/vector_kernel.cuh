@@ -12,6 +12,35 @@ namespace kspmv::cuda::detail {
 
 inline constexpr int kVectorBatch = 4;
 
+// This lane's share of row `row`'s products, its columns read as deltas or from A's own array.
+template <bool Deltas, int Lanes, class Args>
+__device__ inline typename Args::value_type vector_row_share(const Args& args, std::int64_t row,
+                                                             std::int64_t begin, std::int64_t end,
+                                                             int lane) {
+  typename Args::value_type sum{};
+  for (std::int64_t base = begin + lane; base < end; base += Lanes * kVectorBatch) {
+    typename Args::ordinal_type columns[kVectorBatch];
+    typename Args::value_type values[kVectorBatch];
+#pragma unroll
+    for (int i = 0; i < kVectorBatch; ++i) {
+      const std::int64_t entry = base + i * Lanes;
+      if (entry < end) {
+        if constexpr (Deltas) {
+          columns[i] = args.delta_column(entry, row);
+        } else {
+          columns[i] = args.column(entry);
+        }
+        values[i] = args.value(entry);
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kVectorBatch; ++i) {
+      if (base + i * Lanes < end) sum += args.times_x(values[i], columns[i]);
+    }
+  }
+  return sum;
+}
+
 template <int Lanes, class Args>
 __global__ void vector_spmv_kernel(Args args) {
   using T = typename Args::value_type;
@@ -22,22 +51,13 @@ __global__ void vector_spmv_kernel(Args args) {
   // Rows past the end still take part in the shuffles below, which need the whole warp.
   if (row < args.num_rows) {
     if (lane == 0) args.prefetch_y(row);
+    const std::int64_t begin = args.row_begin(row);
     const std::int64_t end = args.row_begin(row + 1);
-    for (std::int64_t base = args.row_begin(row) + lane; base < end; base += Lanes * kVectorBatch) {
-      typename Args::ordinal_type columns[kVectorBatch];
-      T values[kVectorBatch];
-#pragma unroll
-      for (int i = 0; i < kVectorBatch; ++i) {
-        const std::int64_t entry = base + i * Lanes;
-        if (entry < end) {
-          columns[i] = args.column(entry, row);
-          values[i] = args.value(entry);
-        }
-      }
-#pragma unroll
-      for (int i = 0; i < kVectorBatch; ++i) {
-        if (base + i * Lanes < end) sum += args.times_x(values[i], columns[i]);
-      }
+    if constexpr (Args::column_deltas) {
+      sum = args.reads_deltas(row) ? vector_row_share<true, Lanes>(args, row, begin, end, lane)
+                                   : vector_row_share<false, Lanes>(args, row, begin, end, lane);
+    } else {
+      sum = vector_row_share<false, Lanes>(args, row, begin, end, lane);
     }
   }
   sum = group_sum(sum, Lanes);
