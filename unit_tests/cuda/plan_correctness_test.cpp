@@ -418,9 +418,13 @@ TYPED_TEST(CudaPlanTest, RankTwoLayoutLeftThroughARowMajorCopy) {
     Stream stream;
     Plan<Scalar, Ordinal, Offset> plan(device.matrix(), Algorithm::Auto, stream.get());
     const std::size_t planned = plan.workspace_bytes();
+    // The arguments in a tuple: nvcc (through nvcc_wrapper) rejects a pack expanded in a lambda
+    // nested in the one whose pack it is.
     const auto captured = [&plan](auto&&... args) {
-      const cudaStream_t on = std::get<sizeof...(args) - 1>(std::tie(args...));
-      capture_and_replay(on, [&] { plan.apply(args...); });
+      const auto arguments = std::tie(args...);
+      capture_and_replay(std::get<sizeof...(args) - 1>(arguments), [&] {
+        std::apply([&plan](auto&&... a) { plan.apply(a...); }, arguments);
+      });
     };
     EXPECT_EQ(check_call(captured, device, A, Mode::NoTranspose, this->random_scalar(),
                          this->random_scalar(), 8, left, left, this->rng),
