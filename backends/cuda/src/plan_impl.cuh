@@ -61,7 +61,7 @@ struct PlanState {
   double setup_seconds = 0;
   LaunchPolicy policy = kDefaultPolicy;
   int vector_lanes = 32;         // rank 2: the group kernel's lanes per row (CUSP's rule)
-  int single_vector_lanes = 32;  // rank 1: batched_vector_lanes_for the mean row
+  int single_vector_lanes = 32;  // rank 1: batched_vector_lanes_for the mean row, past the bound
   // Everything the kernels need besides A, x and y, in one allocation (a cudaMalloc costs tens of
   // microseconds): Auto's analysis result, then where each Adaptive block's or MergePath tile's
   // share of the merge path begins, and the scratch that joins rows split over blocks.
@@ -289,7 +289,12 @@ struct PlanState {
     switch (chosen) {
       case Algorithm::Vector:
         vector_lanes = vector_lanes_for(mean_row_length());
-        single_vector_lanes = batched_vector_lanes_for(mean_row_length());
+        // A latency-bound call waits on each row's chain of loads, and more lanes a row start more
+        // rows' chains at once: with batched lanes (8-16 times fewer threads) the small real
+        // matrices ran 1.2-1.9x slower (ca-GrQc 4.5 -> 8.6 us, lp_e226 4.5 -> 6.9; NOTES.md).
+        single_vector_lanes = num_entries() < policy.latency_bound_entries
+                                  ? vector_lanes
+                                  : batched_vector_lanes_for(mean_row_length());
         break;
       case Algorithm::Adaptive:
         adaptive_row_blocks_kernel<<<grid_for(num_blocks + 1, kThreads), kThreads, 0, stream>>>(

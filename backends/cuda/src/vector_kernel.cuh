@@ -3,6 +3,7 @@
 // reduces with shuffles in a fixed order. Each lane loads kVectorBatch entries of its stride before
 // it waits for any, so a group of batched_vector_lanes_for(mean) lanes has a mean row's loads in
 // flight at once; the sum still takes the lane's entries in order, as an unbatched loop would.
+// (A latency-bound matrix keeps CUSP's lanes: see PlanState::prepare.)
 
 #include <cstdint>
 
@@ -71,7 +72,8 @@ inline int vector_lanes_for(double mean_row_length) {
   return lanes;
 }
 
-// Lanes per row of vector_spmv_kernel: the fewest whose batches cover the mean row in one round.
+// Lanes per row of vector_spmv_kernel on a bandwidth-bound matrix: the fewest whose batches cover
+// the mean row in one round.
 // Measured on an H100 (27-point stencil, 27 entries a row, perf_tests/NOTES.md "Batched Vector"):
 // 8 lanes of 4 entries ran 0.468 ms in fp64 and 0.369 ms in fp32, against 1.07 / 1.00 ms for CUSP's
 // 32 lanes of one entry and 0.684 / 0.606 ms for 16 lanes of 2.
