@@ -136,52 +136,36 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     };
     workload->implementations.push_back(std::move(impl));
   }
-  for (const Algorithm algorithm : planned_algorithms(operation)) {
-    state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset, MatrixScalar>>(
-        state->A.matrix(), algorithm, stream));
-    auto* plan = state->plans.back().get();
+  // A record of calls through `plan`, which `state` keeps, on `matrix` (A's arrays in `state`).
+  const auto plan_record = [&](auto* plan, auto matrix, std::string algorithm) {
     Implementation impl;
     impl.backend = "kspmv";
-    impl.algorithm = to_string(algorithm);
-    impl.call = [state, plan, xb, yb, mode, beta, stream] {
-      plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
+    impl.algorithm = std::move(algorithm);
+    impl.call = [state, plan, matrix, xb, yb, mode, beta, stream] {
+      plan->apply(mode, Scalar(1), matrix, xb, beta, yb, stream);
     };
     impl.setup_seconds = [plan] { return plan->setup_seconds(); };
     impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
     impl.plan = [plan] { return plan->describe(); };
     workload->implementations.push_back(std::move(impl));
+  };
+  const auto add_plan = [&](Algorithm algorithm, cuda::PlanOptions options = {}) {
+    state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset, MatrixScalar>>(
+        state->A.matrix(), algorithm, stream, options));
+    return state->plans.back().get();
+  };
+  for (const Algorithm algorithm : planned_algorithms(operation)) {
+    plan_record(add_plan(algorithm), state->A.matrix(), to_string(algorithm));
   }
   for (const Algorithm algorithm : kOwnColumnsAlgorithms) {
     if (!has_own_columns_records(operation)) break;
-    state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset, MatrixScalar>>(
-        state->A.matrix(), algorithm, stream, cuda::PlanOptions{Compression::Never}));
-    auto* plan = state->plans.back().get();
-    Implementation impl;
-    impl.backend = "kspmv";
-    impl.algorithm = own_columns_label(algorithm);
-    impl.call = [state, plan, xb, yb, mode, beta, stream] {
-      plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
-    };
-    impl.setup_seconds = [plan] { return plan->setup_seconds(); };
-    impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
-    impl.plan = [plan] { return plan->describe(); };
-    workload->implementations.push_back(std::move(impl));
+    plan_record(add_plan(algorithm, {Compression::Never}), state->A.matrix(),
+                own_columns_label(algorithm));
   }
   if (operation.handle && operation.transposed()) {
-    state->plans.push_back(std::make_unique<cuda::Plan<Scalar, Ordinal, Offset, MatrixScalar>>(
-        state->A.matrix(), Algorithm::Auto, stream));
-    auto* plan = state->plans.back().get();
+    auto* plan = add_plan(Algorithm::Auto);
     plan->set_values_constant(true);
-    Implementation impl;
-    impl.backend = "kspmv";
-    impl.algorithm = kConstantValuesAlgorithm;
-    impl.call = [state, plan, xb, yb, mode, beta, stream] {
-      plan->apply(mode, Scalar(1), state->A.matrix(), xb, beta, yb, stream);
-    };
-    impl.setup_seconds = [plan] { return plan->setup_seconds(); };
-    impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
-    impl.plan = [plan] { return plan->describe(); };
-    workload->implementations.push_back(std::move(impl));
+    plan_record(plan, state->A.matrix(), kConstantValuesAlgorithm);
   }
   if (has_graph_record(operation)) {
     auto* plan = state->plans.front().get();  // Auto's, set up by its record's first call
@@ -208,17 +192,7 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
       const auto A = state->vector_precision_A().matrix();
       state->vector_precision_plan =
           std::make_unique<cuda::Plan<Scalar, Ordinal, Offset>>(A, Algorithm::Auto, stream);
-      auto* plan = state->vector_precision_plan.get();
-      Implementation impl;
-      impl.backend = "kspmv";
-      impl.algorithm = kDoubleValuesAlgorithm;
-      impl.call = [state, plan, A, xb, yb, mode, beta, stream] {
-        plan->apply(mode, Scalar(1), A, xb, beta, yb, stream);
-      };
-      impl.setup_seconds = [plan] { return plan->setup_seconds(); };
-      impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
-      impl.plan = [plan] { return plan->describe(); };
-      workload->implementations.push_back(std::move(impl));
+      plan_record(state->vector_precision_plan.get(), A, kDoubleValuesAlgorithm);
     }
   }
   for (const std::string& name : cusparse_algorithm_names(operation.vectors)) {

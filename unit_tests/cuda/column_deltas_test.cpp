@@ -9,11 +9,9 @@
 
 #include <complex>
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <string>
 #include <tuple>
-#include <type_traits>
 
 #include "device_harness.hpp"
 
@@ -24,7 +22,6 @@ using kspmv::testing::csr_with_row_lengths;
 using kspmv::testing::fresh_seed;
 using kspmv::testing::random_block;
 using kspmv::testing::random_csr;
-using kspmv::testing::random_value;
 using kspmv::testing::RowShape;
 using kspmv::testing::seed_message;
 
@@ -58,32 +55,15 @@ class CudaColumnDeltasTest : public ::testing::Test {
     Stream stream;
     PlanType compressed(A.matrix(), algorithm, stream.get(), options);
     PlanType own_columns(A.matrix(), algorithm, stream.get(), {Compression::Never});
-    const auto wide = kspmv::testing::widened_csr<Scalar>(host);
-    const bool transposed = is_transposed(mode);
-    const auto x = random_block<Scalar>(transposed ? host.num_rows : host.num_cols, vectors, rng);
-    const auto y = random_block<Scalar>(transposed ? host.num_cols : host.num_rows, vectors, rng);
-    const auto alpha = random_value<Scalar>(rng);
-    const auto beta = random_value<Scalar>(rng);
-    const DeviceBlock<Scalar> x_device(x, layout);
-    const DeviceBlock<Scalar> compressed_y(y, layout);
-    const DeviceBlock<Scalar> own_y(y, layout);
-    compressed.apply(mode, alpha, A.matrix(), x_device.const_block(), beta, compressed_y.block(),
-                     stream.get());
-    own_columns.apply(mode, alpha, A.matrix(), x_device.const_block(), beta, own_y.block(),
-                      stream.get());
-    stream.synchronize();
-    check(cudaGetLastError(), "kernel");
-    bool compressed_untouched = false;
-    bool own_untouched = false;
-    const auto got = compressed_y.download(compressed_untouched);
-    const auto expected = own_y.download(own_untouched);
-    EXPECT_TRUE(compressed_untouched) << "the call wrote outside y's elements";
-    EXPECT_EQ(std::memcmp(got.data.data(), expected.data.data(), got.data.size() * sizeof(Scalar)),
-              0)
-        << "differs from the plan that reads A's own columns; " << compressed.describe();
-    EXPECT_EQ(reference::compare(
-                  reference::spmv(mode, alpha, kspmv::testing::arrays(wide), x, beta, y), got),
-              "");
+    expect_same_results(
+        kspmv::testing::widened_csr<Scalar>(host), mode, vectors, layout, stream, rng,
+        "differs from the plan that reads A's own columns; " + compressed.describe(),
+        [&](auto alpha, auto x, auto beta, auto y) {
+          compressed.apply(mode, alpha, A.matrix(), x, beta, y, stream.get());
+        },
+        [&](auto alpha, auto x, auto beta, auto y) {
+          own_columns.apply(mode, alpha, A.matrix(), x, beta, y, stream.get());
+        });
     return compressed.describe();
   }
 

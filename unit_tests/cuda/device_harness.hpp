@@ -200,6 +200,40 @@ class DeviceBlock {
   DeviceArray<Scalar> storage_;
 };
 
+// first(alpha, x, beta, y) and second(...) from the same random operands, y in `layout`: both y
+// bitwise equal (`differs` says what a difference means), first's written only in y's elements and
+// equal to the reference on `host` (whose values are those both calls multiply by).
+template <class Scalar, class Ordinal, class Offset, class First, class Second>
+void expect_same_results(const HostCsr<Scalar, Ordinal, Offset>& host, Mode mode,
+                         std::int64_t vectors, Layout layout, const Stream& stream,
+                         std::mt19937_64& rng, const std::string& differs, First&& first,
+                         Second&& second) {
+  const bool transposed = is_transposed(mode);
+  const auto x = kspmv::testing::random_block<Scalar>(transposed ? host.num_rows : host.num_cols,
+                                                      vectors, rng);
+  const auto y = kspmv::testing::random_block<Scalar>(transposed ? host.num_cols : host.num_rows,
+                                                      vectors, rng);
+  const auto alpha = kspmv::testing::random_value<Scalar>(rng);
+  const auto beta = kspmv::testing::random_value<Scalar>(rng);
+  const DeviceBlock<Scalar> x_device(x, layout);
+  const DeviceBlock<Scalar> first_y(y, layout);
+  const DeviceBlock<Scalar> second_y(y, layout);
+  first(alpha, x_device.const_block(), beta, first_y.block());
+  second(alpha, x_device.const_block(), beta, second_y.block());
+  stream.synchronize();
+  check(cudaGetLastError(), "kernel");
+  bool first_untouched = false;
+  bool second_untouched = false;
+  const auto got = first_y.download(first_untouched);
+  const auto expected = second_y.download(second_untouched);
+  EXPECT_TRUE(first_untouched) << "the call wrote outside y's elements";
+  EXPECT_EQ(std::memcmp(got.data.data(), expected.data.data(), got.data.size() * sizeof(Scalar)), 0)
+      << differs;
+  EXPECT_EQ(reference::compare(
+                reference::spmv(mode, alpha, kspmv::testing::arrays(host), x, beta, y), got),
+            "");
+}
+
 // One call of y = beta*y + alpha*op(A)*x, made by `call(mode, alpha, A, x, beta, y, stream)`: x
 // random, y random (NaN everywhere when beta == 0, which must not survive). Returns "" when the
 // result matches the reference.

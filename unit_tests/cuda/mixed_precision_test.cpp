@@ -7,7 +7,6 @@
 
 #include <complex>
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <string>
 #include <tuple>
@@ -19,9 +18,7 @@ namespace kspmv::cuda::testing {
 namespace {
 
 using kspmv::testing::fresh_seed;
-using kspmv::testing::random_block;
 using kspmv::testing::random_csr;
-using kspmv::testing::random_value;
 using kspmv::testing::RowShape;
 using kspmv::testing::seed_message;
 
@@ -91,30 +88,9 @@ class CudaMixedPrecisionTest : public ::testing::Test {
   template <class NarrowCall, class WideCall>
   void expect_same_results(const WideCsr& wide, Mode mode, std::int64_t vectors, Layout layout,
                            const Stream& stream, NarrowCall&& narrow_call, WideCall&& wide_call) {
-    const bool transposed = is_transposed(mode);
-    const std::int64_t out_rows = transposed ? wide.num_cols : wide.num_rows;
-    const std::int64_t in_rows = transposed ? wide.num_rows : wide.num_cols;
-    const auto x = random_block<Wide>(in_rows, vectors, rng);
-    const auto y = random_block<Wide>(out_rows, vectors, rng);
-    const Wide alpha = random_value<Wide>(rng);
-    const Wide beta = random_value<Wide>(rng);
-    const DeviceBlock<Wide> x_device(x, layout);
-    const DeviceBlock<Wide> narrow_y(y, layout);
-    const DeviceBlock<Wide> wide_y(y, layout);
-    narrow_call(alpha, x_device.const_block(), beta, narrow_y.block());
-    wide_call(alpha, x_device.const_block(), beta, wide_y.block());
-    stream.synchronize();
-    check(cudaGetLastError(), "kernel");
-    bool narrow_untouched = false;
-    bool wide_untouched = false;
-    const auto got = narrow_y.download(narrow_untouched);
-    const auto expected = wide_y.download(wide_untouched);
-    EXPECT_TRUE(narrow_untouched) << "the call wrote outside y's elements";
-    EXPECT_EQ(std::memcmp(got.data.data(), expected.data.data(), got.data.size() * sizeof(Wide)), 0)
-        << "differs from the double precision plan on the widened values";
-    EXPECT_EQ(reference::compare(
-                  reference::spmv(mode, alpha, kspmv::testing::arrays(wide), x, beta, y), got),
-              "");
+    testing::expect_same_results(wide, mode, vectors, layout, stream, rng,
+                                 "differs from the double precision plan on the widened values",
+                                 narrow_call, wide_call);
   }
 
   std::uint64_t seed = fresh_seed();
