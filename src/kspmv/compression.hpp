@@ -1,7 +1,8 @@
 #pragma once
 // Whether a plan may keep a compressed copy of A's column indices (on Kokkos::Cuda and the CUDA
-// raw API: 16 bits an entry, backends/cuda/src/column_chunks.cuh). The choice never changes a
-// result: the kernels read the same columns and sum in the same order. Kokkos-free.
+// raw API: 16 bits an entry, its distance from its row, read by the Vector and Scalar kernels;
+// backends/cuda/src/column_deltas.cuh). The choice never changes a result: the kernels read the
+// same columns and sum in the same order. Kokkos-free.
 
 #include <string>
 

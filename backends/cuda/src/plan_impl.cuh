@@ -486,9 +486,10 @@ struct PlanState {
   // a latency-bound matrix with many rows. A latency-bound matrix (a few microseconds a call)
   // otherwise takes a warp per row, the most slots: its calls wait on each row's chain of loads
   // (kFewRowsThreadsPerSm says when Auto's Vector does too). Otherwise (Auto's Vector on a
-  // bandwidth-bound matrix too: from a mean of 64 this gives Vector's lanes) as many slots as the
-  // mean row holds 8 entries (LayoutRight, x rows contiguous) or 16 (LayoutLeft, whose gathers
-  // from separate columns wait longer), in powers of two. Fewer slots mean fewer steps whose cost
+  // bandwidth-bound matrix too: with x rows contiguous and a mean of 64 or more this gives Vector's
+  // lanes) as many slots as the mean row holds 8 entries (x rows contiguous: LayoutRight, or
+  // LayoutLeft through the row-major copy) or 16 (LayoutLeft read in place, whose gathers from
+  // separate columns wait longer), in powers of two. Fewer slots mean fewer steps whose cost
   // is the row's (its sums added across slots, its loads, its stores) but fewer entries in flight.
   // Measured on an H100, fp64, k = 8 (perf_tests/NOTES.md, "instruction diet"): 27-point stencil
   // LayoutRight 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67; 16
@@ -746,7 +747,6 @@ void Plan<Scalar, Ordinal, Offset, MatrixScalar>::apply(Mode mode, Scalar alpha,
                                     beta, y, plan_t.vectors_per_pass(x_read), launch_t);
     return;
   }
-  const auto launch = [&](const auto& args) { s.launch(args, stream); };
   if (s.column_deltas.deltas != nullptr && y.num_vectors == 1) {
     detail::launch_per_vector<false, 1, true>(
         s.num_rows(), A.row_map, A.entries, A.values, static_cast<const Offset*>(nullptr), mode,
@@ -756,7 +756,8 @@ void Plan<Scalar, Ordinal, Offset, MatrixScalar>::apply(Mode mode, Scalar alpha,
   }
   detail::launch_per_vector<false>(s.num_rows(), A.row_map, A.entries, A.values,
                                    static_cast<const Offset*>(nullptr), mode, alpha, x_read, beta,
-                                   y, s.vectors_per_pass(x_read), launch);
+                                   y, s.vectors_per_pass(x_read),
+                                   [&](const auto& args) { s.launch(args, stream); });
 }
 
 }  // namespace kspmv::cuda

@@ -32,8 +32,9 @@ struct PlanState;  // defined in backends/cuda/src, where the kernels are
 
 struct PlanOptions {
   // Whether the plan may keep a 16-bit copy of A's column indices, which one-vector calls in modes
-  // N and C then read (kspmv/compression.hpp). Auto keeps it where the matrix is past the latency
-  // bound, its columns lie near enough together and few chunks of entries need A's own columns.
+  // N and C then read where the plan runs Vector or Scalar (kspmv/compression.hpp). Auto keeps it
+  // where the matrix is past the latency bound, its sampled columns lie within 2^15 of the
+  // diagonal and at most one entry in 8 lies in a row that must read A's own columns.
   Compression compression = Compression::Auto;
   // The plan builds no optional structure that would take workspace_bytes() past this: neither the
   // compressed columns nor the row-major copy of LayoutLeft x (calls then read A's columns, or x in
