@@ -509,6 +509,32 @@ class PerfJsonTest(unittest.TestCase):
                 self.assert_invalid(document, message)
         print(f"perf_json: {len(cases)} kinds of damage, each a SchemaError naming the field")
 
+    def test_single_precision_matrix_records(self):
+        """An fp32_fp64 record: A's values count 4 bytes in the byte model, x and y 8."""
+        document = fake_document()
+        key = "stencil27_20/kspmv/Auto/fp64/N"
+        entries = [e for e in document["benchmarks"] if e["name"].startswith(key + "/")]
+        for entry in entries:
+            for field in ("name", "run_name"):
+                if field in entry:
+                    entry[field] = entry[field].replace("/fp64/", "/fp32_fp64/")
+            if "compulsory_bytes" in entry:  # the repetitions; their aggregates have no counters
+                entry["value_bytes"] = 4.0
+                entry["compulsory_bytes"] -= 4 * entry["nnz"]
+        record = by_key(perf_json.parse(document))["stencil27_20/kspmv/Auto/fp32_fp64/N"]
+        self.assertEqual(record["precision"], "fp32_fp64")
+        self.assertEqual(record["value_bytes"], 4)
+        self.assertEqual(record["scalar_bytes"], 8)
+        shape = {**{n: record[n] for n in perf_json.SHAPE_COUNTERS if n != "compulsory_bytes"},
+                 "value_bytes": 4}
+        self.assertEqual(record["compulsory_bytes"], perf_json.compulsory_bytes(shape, beta=0))
+        self.assertEqual(perf_json.compulsory_bytes({**shape, "value_bytes": 8}, beta=0)
+                         - record["compulsory_bytes"], 4 * record["nnz"])
+        repetition = next(e for e in entries if "compulsory_bytes" in e)
+        repetition["compulsory_bytes"] += 4 * repetition["nnz"]  # the fp64 model: rejected
+        self.assert_invalid(document, r"compulsory_bytes: .* is not the byte model's")
+        print("perf_json: fp32_fp64 records count 4 bytes a value and 8 a vector element")
+
     def test_run_without_probe_and_paired_times(self):
         document = fake_document()
         document["benchmarks"] = [e for e in document["benchmarks"]
