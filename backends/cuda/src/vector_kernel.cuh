@@ -75,8 +75,9 @@ inline int vector_lanes_for(double mean_row_length) {
 // Lanes per row of vector_spmv_kernel on a bandwidth-bound matrix: the fewest whose batches cover
 // the mean row in one round.
 // Measured on an H100 (27-point stencil, 27 entries a row, perf_tests/NOTES.md "Batched Vector"):
-// 8 lanes of 4 entries ran 0.468 ms in fp64 and 0.369 ms in fp32, against 1.07 / 1.00 ms for CUSP's
-// 32 lanes of one entry and 0.684 / 0.606 ms for 16 lanes of 2.
+// 8 lanes of 4 entries ran 0.467 ms in fp64 and 0.369 ms in fp32, against Adaptive's 0.538 / 0.422
+// and 1.10 ms for CUSP's 32 lanes of one entry (fp32 values, fp64 vectors); 16 lanes of 2 ran
+// 11-62% slower than 8 of 4 (both reading chunked columns).
 inline int batched_vector_lanes_for(double mean_row_length) {
   return vector_lanes_for(mean_row_length / kVectorBatch);
 }
