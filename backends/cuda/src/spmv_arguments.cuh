@@ -5,6 +5,7 @@
 // from it.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "column_deltas.cuh"
 #include "device_scalar.cuh"
@@ -23,6 +24,7 @@ struct SpmvArguments {
   using value_type = T;
   using ordinal_type = Ordinal;
   using offset_type = Offset;
+  using matrix_value_type = MatrixValue;
   static constexpr bool gathered_values = GatheredValues;
   static constexpr bool column_deltas = ColumnDeltas;
   static constexpr int kVectors = 1;  // vectors per launch
@@ -41,6 +43,8 @@ struct SpmvArguments {
   bool conjugate;
   const Offset* value_positions = nullptr;  // GatheredValues only
   ColumnDeltaArrays deltas = {};            // ColumnDeltas only
+  // Zero on every launch; the compiler cannot know it (column_after_value).
+  std::uint32_t zero_bits = 0;
 
   __device__ std::int64_t row_begin(std::int64_t row) const {
     return static_cast<std::int64_t>(__ldg(row_map + row));
@@ -57,6 +61,19 @@ struct SpmvArguments {
   // Entry's column in a row where reads_deltas(row).
   __device__ Ordinal delta_column(std::int64_t entry, std::int64_t row) const {
     return static_cast<Ordinal>(row + load_streaming(deltas.deltas + entry));
+  }
+  // `column`, made to wait for `value`: it adds value's bits masked with zero_bits. Without this
+  // data dependency ptxas issues a lane's value loads after the x gathers of the columns that
+  // arrived first, and the batch takes two DRAM round trips instead of one (vector_kernel.cuh).
+  __device__ Ordinal column_after_value(Ordinal column, T value) const {
+    static_assert(std::is_arithmetic_v<T>, "column_after_value: real values only");
+    std::uint32_t bits = 0;
+    if constexpr (sizeof(T) == sizeof(double)) {
+      bits = static_cast<std::uint32_t>(__double2hiint(value));
+    } else {
+      bits = __float_as_uint(value);
+    }
+    return column + static_cast<Ordinal>(bits & zero_bits);
   }
   __device__ T value(std::int64_t entry) const {
     if constexpr (GatheredValues) {
