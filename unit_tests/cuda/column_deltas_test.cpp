@@ -5,6 +5,7 @@
 // ordinals; single precision values); only Vector and Scalar read it, and Auto keeps it only where
 // it pays.
 
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -12,6 +13,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 #include "device_harness.hpp"
 
@@ -77,6 +79,19 @@ bool keeps_deltas(const std::string& description) {
 bool escapes_none(const std::string& description) {
   return description.find("(0 of ") != std::string::npos;
 }
+// launch_policy.hpp: Auto keeps 16-bit columns under double precision values only on a device of at
+// most 31 GB/s of peak DRAM bandwidth a multiprocessor (an H100 80GB HBM3 has 25.4, an H200 37.3).
+bool device_keeps_double_value_deltas() {
+  int device = 0, memory_clock_khz = 0, bus_bits = 0, multiprocessors = 0;
+  EXPECT_EQ(cudaGetDevice(&device), cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device),
+            cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device),
+            cudaSuccess);
+  EXPECT_EQ(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device),
+            cudaSuccess);
+  return 2.0 * memory_clock_khz * 1e3 * bus_bits / 8.0 / multiprocessors <= 31e9;
+}
 // The description begins with the kernel's name.
 bool reads_rows_with_columns(const std::string& description) {
   return description.rfind("Vector", 0) == 0 || description.rfind("Scalar", 0) == 0;
@@ -124,8 +139,8 @@ TYPED_TEST(CudaColumnDeltasTest, EqualsThePlanOnOwnColumnsBitForBit) {
 
 // Compression::Auto keeps the deltas of a Vector plan on a banded matrix past the latency bound
 // (2^20 entries), and refuses them where they do not pay: below the bound, where columns lie far
-// from the diagonal, where the workspace limit is too small (Always too), and where they are not
-// allowed.
+// from the diagonal, under double precision values on a device of high bandwidth a multiprocessor,
+// where the workspace limit is too small (Always too), and where they are not allowed.
 TYPED_TEST(CudaColumnDeltasTest, AutoKeepsThemOnlyWhereTheyPay) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
@@ -133,7 +148,14 @@ TYPED_TEST(CudaColumnDeltasTest, AutoKeepsThemOnlyWhereTheyPay) {
       40000, 40000, [](std::int64_t) { return 30; }, 1);
   const std::string kept = this->expect_same_as_own_columns(
       large_banded, Algorithm::Vector, Mode::NoTranspose, 1, kContiguous, {Compression::Auto});
-  EXPECT_TRUE(keeps_deltas(kept)) << kept;
+  if (std::is_same_v<typename TestFixture::MatrixScalar, double> &&
+      !device_keeps_double_value_deltas()) {
+    EXPECT_NE(kept.find("columns: A's own (double precision values on a device of"),
+              std::string::npos)
+        << kept;
+  } else {
+    EXPECT_TRUE(keeps_deltas(kept)) << kept;
+  }
 
   const auto small_banded = this->rows_of(
       3000, 3000, [](std::int64_t) { return 30; }, 1);

@@ -64,6 +64,10 @@ struct LaunchPolicy {
   // RowBlocks (calls without a plan): fewer rows per block where that keeps this many blocks per
   // SM busy, so a small matrix is spread over the whole GPU.
   int row_blocks_min_blocks_per_sm;
+  // Auto keeps 16-bit columns under double precision values only on a device whose peak DRAM
+  // bandwidth a multiprocessor is at most this (bytes/s): past it their kernel waits on latency,
+  // and the bytes they save do not pay for their decode.
+  double double_value_deltas_max_bandwidth_per_sm;
 };
 
 // Hopper (sm_90), measured on an H100 80GB HBM3 at commit ac90b3c (fp64 unless said; the results
@@ -83,7 +87,11 @@ struct LaunchPolicy {
 //   (100 per row) 0.092 / 0.100.
 // - RowBlocks: at least 2 blocks per SM: lp_e226 (223 rows, 3 blocks of a window each) took
 //   7.2 us without a plan against 4.3 us with one (Vector); see perf_tests/NOTES.md.
-inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 12, 24.0, 2};
+// - 16-bit columns under fp64 values up to 31 GB/s a multiprocessor, between the two devices that
+//   share sm_90 and this table (perf_tests/NOTES.md "The H200, and gathers after the values"): on
+//   an H100 80GB HBM3 (3.35 TB/s peak, 25.4 GB/s an SM) the stencil took 0.447 ms with them and
+//   0.468 on A's own columns; on an H200 (4.92 TB/s, 37.3 GB/s an SM) 0.378 and 0.356.
+inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 12, 24.0, 2, 31e9};
 // Other architectures: Hopper's figures, untuned.
 inline constexpr LaunchPolicy kDefaultPolicy = kSm90Policy;
 
@@ -96,11 +104,14 @@ struct DeviceFacts {
   LaunchPolicy policy;
   int multiprocessors;
   std::int64_t l2_bytes;
+  double dram_bytes_per_second;  // peak: two transfers a memory clock over the whole bus
+
+  double dram_bytes_per_second_per_sm() const { return dram_bytes_per_second / multiprocessors; }
 };
 
 inline const DeviceFacts& current_device_facts() {
   thread_local int device = -1;
-  thread_local DeviceFacts facts{kDefaultPolicy, 1, 0};
+  thread_local DeviceFacts facts{kDefaultPolicy, 1, 0, 0.0};
   int current = 0;
   KSPMV_CUDA_CHECK(cudaGetDevice(&current));
   if (current != device) {
@@ -111,6 +122,12 @@ inline const DeviceFacts& current_device_facts() {
     int l2_bytes = 0;
     KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, current));
     facts.l2_bytes = l2_bytes;
+    int memory_clock_khz = 0;
+    int bus_bits = 0;
+    KSPMV_CUDA_CHECK(
+        cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, current));
+    KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, current));
+    facts.dram_bytes_per_second = 2.0 * memory_clock_khz * 1e3 * bus_bits / 8.0;
     facts.policy = launch_policy_for(major);
     device = current;
   }

@@ -128,12 +128,19 @@ struct PlanState {
   // Builds the 16-bit copy of A's columns for a kernel that reads each entry's column with its row
   // (Vector, Scalar) where the options allow it and, under Auto, where it pays: a matrix past the
   // latency bound (below it a call waits on its chain of loads, not on their bytes) whose sampled
-  // columns lie within 2^15 of the diagonal, once built, at most one entry in kMostEscapedEntries
-  // in an escaped row (which reads A's columns). Not for a cached plan, which may be used for
-  // another structure at the same addresses.
+  // columns lie within 2^15 of the diagonal, with single precision values or on a device of modest
+  // bandwidth a multiprocessor (launch_policy.hpp), once built, at most one entry in
+  // kMostEscapedEntries in an escaped row (which reads A's columns). Not for a cached plan, which
+  // may be used for another structure at the same addresses.
   void keep_column_deltas(cudaStream_t stream) {
     constexpr std::int64_t kMostEscapedEntries = 8;
     const bool automatic = options.compression == Compression::Auto;
+    const double bandwidth_per_sm = current_device_facts().dram_bytes_per_second_per_sm();
+    const auto gigabytes_text = [](double bytes) {
+      std::ostringstream text;
+      text << std::fixed << std::setprecision(1) << bytes * 1e-9;
+      return text.str();
+    };
     const auto bytes =
         static_cast<std::size_t>(num_entries() * static_cast<std::int64_t>(sizeof(std::int16_t)) +
                                  ColumnDeltaArrays::escaped_row_words(num_rows()) *
@@ -156,6 +163,13 @@ struct PlanState {
                      std::to_string(policy.latency_bound_entries) + " entries)";
     } else if (automatic && column_reach > kDeltaReach + 1) {  // a power of two: 2^15 passes
       columns_note = "A's own (sampled columns lie too far from the diagonal for 16 bits)";
+    } else if (automatic && std::is_same_v<MatrixScalar, double> &&
+               bandwidth_per_sm > policy.double_value_deltas_max_bandwidth_per_sm) {
+      columns_note = "A's own (double precision values on a device of " +
+                     gigabytes_text(bandwidth_per_sm) +
+                     " GB/s of DRAM a multiprocessor, more than " +
+                     gigabytes_text(policy.double_value_deltas_max_bandwidth_per_sm) +
+                     ": there the kernel waits on latency, not on bytes)";
     } else {
       build_column_deltas(bytes, stream);
       if (automatic && escaped_entries * kMostEscapedEntries > num_entries()) {
