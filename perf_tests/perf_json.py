@@ -41,8 +41,8 @@ REGISTRATION_SUFFIX = re.compile(
 CSV_COLUMNS = ("matrix", "backend", "algorithm", "chosen_algorithm", "precision", "operation", "vectors",
                "layout", "rows", "cols",
                "nnz", "setup_seconds", "seconds_per_call", "gb_per_s", "gflop_per_s",
-               "arithmetic_intensity", "roofline_fraction", "cache_resident", "relative_error",
-               "plan", "speedup_vs")
+               "arithmetic_intensity", "roofline_fraction", "read_bytes_per_nonzero",
+               "read_roofline_fraction", "cache_resident", "relative_error", "plan", "speedup_vs")
 
 
 class SchemaError(ValueError):
@@ -214,6 +214,12 @@ def _shape(where, entry):
     if layout_right not in (0, 1):
         raise SchemaError(f"{where}.layout_right: {layout_right} is not 0 or 1")
     shape["layout"] = "right" if layout_right else "left"
+    # What the implementation reports it reads (A in its own form: compressed columns); absent:
+    # the byte model's CSR bytes.
+    read_bytes = _numeric(entry, "read_bytes", where, optional=True)
+    if read_bytes is not None and not read_bytes > 0:
+        raise SchemaError(f"{where}.read_bytes: {read_bytes!r} is not positive")
+    shape["read_bytes"] = read_bytes or shape["compulsory_bytes"]
     beta = _numeric(entry, "beta", where)
     if shape["compulsory_bytes"] != compulsory_bytes(shape, beta):
         raise SchemaError(f"{where}.compulsory_bytes: {shape['compulsory_bytes']} is not the "
@@ -270,6 +276,7 @@ def _record(key, repetitions, ceiling, last_level_cache_bytes):
     flops = 2 * shape["nnz"] * shape["vectors"] if shape["nnz"] is not None else None
     moved = shape["compulsory_bytes"]
     gb_per_s = moved / seconds * 1e-9 if seconds else None
+    read = shape.get("read_bytes")
     return {
         "key": key, "matrix": matrix, "source": details["source"], "backend": backend,
         "algorithm": algorithm, "chosen_algorithm": details["chosen_algorithm"],
@@ -288,6 +295,10 @@ def _record(key, repetitions, ceiling, last_level_cache_bytes):
         "gflop_per_s": flops / seconds * 1e-9 if seconds else None,
         "arithmetic_intensity": flops / moved if moved else None,
         "roofline_fraction": gb_per_s / ceiling if seconds and ceiling else None,
+        "read_bytes": read,
+        "read_bytes_per_nonzero": read / shape["nnz"] if read and shape["nnz"] else None,
+        "read_roofline_fraction": read / seconds * 1e-9 / ceiling if read and seconds and ceiling
+                                  else None,
         "relative_to_reference": statistics.median(relative) if relative and not errors else None,
         # Such a record's fraction can exceed 1: it measures latency more than bandwidth.
         "cache_resident": (None if moved is None else

@@ -509,6 +509,30 @@ class PerfJsonTest(unittest.TestCase):
                 self.assert_invalid(document, message)
         print(f"perf_json: {len(cases)} kinds of damage, each a SchemaError naming the field")
 
+    def test_bytes_actually_read(self):
+        """A record with read_bytes (A in the plan's own form) gets its bytes per nonzero and its
+        roofline fraction by them; one without falls back on the byte model's bytes."""
+        document = fake_document()
+        key = "stencil27_20/kspmv/Auto/fp64/N"
+        entries = [e for e in document["benchmarks"]
+                   if e["name"].startswith(key + "/") and "compulsory_bytes" in e]
+        saved = 2 * entries[0]["nnz"]  # 16-bit columns instead of 32-bit ones
+        for entry in entries:
+            entry["read_bytes"] = entry["compulsory_bytes"] - saved
+        run = perf_json.parse(document)
+        records = by_key(run)
+        record = records[key]
+        self.assertEqual(record["read_bytes"], record["compulsory_bytes"] - saved)
+        self.assertAlmostEqual(record["read_bytes_per_nonzero"],
+                               (record["compulsory_bytes"] - saved) / record["nnz"])
+        self.assertAlmostEqual(record["read_roofline_fraction"] / record["roofline_fraction"],
+                               (record["compulsory_bytes"] - saved) / record["compulsory_bytes"])
+        other = next(r for k, r in records.items() if k != key and r["correct"])
+        self.assertEqual(other["read_bytes"], other["compulsory_bytes"])
+        self.assertAlmostEqual(other["read_roofline_fraction"], other["roofline_fraction"])
+        entries[0]["read_bytes"] = 0.0
+        self.assert_invalid(document, r"read_bytes: 0.0 is not positive")
+
     def test_single_precision_matrix_records(self):
         """An fp32_fp64 record: A's values count 4 bytes in the byte model, x and y 8."""
         document = fake_document()

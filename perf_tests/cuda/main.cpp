@@ -136,6 +136,9 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     };
     workload->implementations.push_back(std::move(impl));
   }
+  // Plan::matrix_bytes_per_call() counts what a one-vector call in mode N or C reads.
+  const bool reads_matrix_as_planned =
+      operation.vectors == 1 && (mode == Mode::NoTranspose || mode == Mode::Conjugate);
   // A record of calls through `plan`, which `state` keeps, on `matrix` (A's arrays in `state`).
   const auto plan_record = [&](auto* plan, auto matrix, std::string algorithm) {
     Implementation impl;
@@ -147,6 +150,9 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     impl.setup_seconds = [plan] { return plan->setup_seconds(); };
     impl.chosen_algorithm = [plan] { return to_string(plan->algorithm()); };
     impl.plan = [plan] { return plan->describe(); };
+    if (reads_matrix_as_planned) {
+      impl.matrix_bytes = [plan] { return static_cast<double>(plan->matrix_bytes_per_call()); };
+    }
     workload->implementations.push_back(std::move(impl));
   };
   const auto add_plan = [&](Algorithm algorithm, cuda::PlanOptions options = {}) {

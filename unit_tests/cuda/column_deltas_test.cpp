@@ -215,5 +215,48 @@ TYPED_TEST(CudaColumnDeltasTest, WorkspaceLimitReadsLayoutLeftXInPlace) {
   EXPECT_EQ(limited.workspace_bytes(), before) << "the plan copied x despite its limit";
 }
 
+// matrix_bytes_per_call() counts A as the plan reads it: 16-bit columns and a bit a row where it
+// keeps them (plus the own columns of escaped rows), A's own columns where it does not.
+TYPED_TEST(CudaColumnDeltasTest, MatrixBytesCountTheColumnsThePlanReads) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using RowOffset = typename TestFixture::Offset;
+  using Column = typename TestFixture::Ordinal;
+  const std::size_t rows = 3000;
+  const auto banded = this->rows_of(
+      rows, rows, [](std::int64_t i) { return i % 9 == 0 ? 0 : 1 + i % 30; }, 1);
+  const auto spread = this->rows_of(
+      rows, 200000, [](std::int64_t i) { return i % 60; }, 3000);
+  for (const auto* host : {&banded, &spread}) {
+    const DeviceCsr<typename TestFixture::MatrixScalar, Column, RowOffset> A(*host);
+    const auto entries = static_cast<std::size_t>(host->num_entries());
+    const std::size_t offsets_and_values =
+        (rows + 1) * sizeof(RowOffset) + entries * sizeof(typename TestFixture::MatrixScalar);
+    Stream stream;
+    typename TestFixture::PlanType own(A.matrix(), Algorithm::Vector, stream.get(),
+                                       {Compression::Never});
+    EXPECT_EQ(own.matrix_bytes_per_call(), offsets_and_values + entries * sizeof(Column));
+    typename TestFixture::PlanType deltas(A.matrix(), Algorithm::Vector, stream.get(),
+                                          {Compression::Always});
+    ASSERT_TRUE(keeps_deltas(deltas.describe())) << deltas.describe();
+    std::size_t escaped_entries = 0;  // rows with an entry 2^15 or more columns from the row
+    for (std::size_t row = 0; row < rows; ++row) {
+      const auto begin = static_cast<std::size_t>(host->row_map[row]);
+      const auto end = static_cast<std::size_t>(host->row_map[row + 1]);
+      bool escaped = false;
+      for (std::size_t e = begin; e < end; ++e) {
+        const auto distance =
+            static_cast<std::int64_t>(host->entries[e]) - static_cast<std::int64_t>(row);
+        escaped = escaped || distance > 32767 || distance < -32767;
+      }
+      if (escaped) escaped_entries += end - begin;
+    }
+    EXPECT_EQ(host == &banded, escaped_entries == 0);
+    EXPECT_EQ(deltas.matrix_bytes_per_call(), offsets_and_values + entries * sizeof(std::int16_t) +
+                                                  (rows + 31) / 32 * sizeof(std::uint32_t) +
+                                                  escaped_entries * sizeof(Column));
+  }
+}
+
 }  // namespace
 }  // namespace kspmv::cuda::testing

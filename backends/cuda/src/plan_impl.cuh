@@ -465,6 +465,20 @@ struct PlanState {
     return text.str();
   }
 
+  // A's bytes that a one-vector call in mode N or C reads (Plan::matrix_bytes_per_call()).
+  std::size_t matrix_bytes_per_call() const {
+    const auto entries = static_cast<std::size_t>(num_entries());
+    const std::size_t columns =
+        column_deltas.deltas == nullptr
+            ? entries * sizeof(Ordinal)
+            : entries * sizeof(std::int16_t) +
+                  static_cast<std::size_t>(ColumnDeltaArrays::escaped_row_words(num_rows())) *
+                      sizeof(std::uint32_t) +
+                  static_cast<std::size_t>(escaped_entries) * sizeof(Ordinal);
+    return (static_cast<std::size_t>(num_rows()) + 1) * sizeof(Offset) + columns +
+           entries * sizeof(MatrixScalar);
+  }
+
   // Device memory held besides the caller's arrays.
   std::size_t workspace_bytes() const {
     std::size_t bytes = workspace.size() + long_row_workspace.size() +
@@ -722,6 +736,11 @@ std::string Plan<Scalar, Ordinal, Offset, MatrixScalar>::describe() const {
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
 std::size_t Plan<Scalar, Ordinal, Offset, MatrixScalar>::workspace_bytes() const {
   return state_->workspace_bytes();
+}
+
+template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
+std::size_t Plan<Scalar, Ordinal, Offset, MatrixScalar>::matrix_bytes_per_call() const {
+  return state_->matrix_bytes_per_call();
 }
 
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar>

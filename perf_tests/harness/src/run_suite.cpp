@@ -293,7 +293,7 @@ bool ready(benchmark::State& state, Suite& suite,
 }
 
 void report_counters(benchmark::State& state, const SpmvShape& shape, const Operation& operation,
-                     const RecordState& record, double setup_seconds,
+                     const RecordState& record, double setup_seconds, double matrix_bytes,
                      double reference_seconds_per_call) {
   state.counters["transposed"] = operation.transposed() ? 1 : 0;
   state.counters["beta"] = operation.beta;
@@ -308,6 +308,7 @@ void report_counters(benchmark::State& state, const SpmvShape& shape, const Oper
   state.counters["ordinal_bytes"] = static_cast<double>(shape.ordinal_bytes);
   state.counters["offset_bytes"] = static_cast<double>(shape.offset_bytes);
   state.counters["compulsory_bytes"] = compulsory_bytes(shape);
+  if (!std::isnan(matrix_bytes)) state.counters["read_bytes"] = read_bytes(shape, matrix_bytes);
   state.counters["calls_per_batch"] = static_cast<double>(record.calls_per_batch);
   state.counters["relative_error"] = record.relative_error;
   if (!std::isnan(setup_seconds)) state.counters["setup_seconds"] = setup_seconds;
@@ -361,6 +362,7 @@ void measure_record(benchmark::State& state, Suite& suite, OperationOnDevice<Sca
   }
 
   report_counters(state, loaded->shape, operation.operation(), record, impl.setup_seconds(),
+                  impl.matrix_bytes(),
                   reference ? reference_seconds / static_cast<double>(state.iterations()) : NAN);
   const MatrixSource& source = operation.matrix().source();
   state.SetLabel("chosen=" + impl.chosen_algorithm() +

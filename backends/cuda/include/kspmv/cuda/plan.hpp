@@ -73,6 +73,12 @@ class Plan {
   // compressed columns, the row-major copy of x, A^T's structure and plan, and A^T's values while
   // they are declared constant.
   std::size_t workspace_bytes() const;
+  // Bytes of A that one call with one vector in mode N or C reads: the row offsets, the columns in
+  // the form the plan reads them (A's own array, or the 16-bit copy with its row bits and the
+  // escaped rows' own columns) and the values; the plan's own tables of a few bytes a block of rows
+  // are left out. DESIGN.md's byte model counts A's CSR arrays instead: the two differ by what the
+  // compressed columns save.
+  std::size_t matrix_bytes_per_call() const;
 
   // y = beta*y + alpha*op(A)*x. A must have the structure the plan was built for (same pointers and
   // sizes; otherwise kspmv::unsupported_argument), x and y op(A)'s shapes (otherwise

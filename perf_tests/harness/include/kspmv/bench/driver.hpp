@@ -33,6 +33,9 @@ struct Implementation {
   std::function<std::string()> chosen_algorithm;               // what the first call chose
   // What the first call's plan says of itself (Handle::describe()); empty for the baselines.
   std::function<std::string()> plan = [] { return std::string(); };
+  // Bytes of A one call reads in the form the implementation keeps it, after the first call; NaN
+  // where that is A's CSR arrays once, as the byte model counts them.
+  std::function<double()> matrix_bytes = [] { return NAN; };
   // `call` enqueues this many SpMVs (a replayed CUDA graph of several): times are per SpMV. Only
   // for operations with beta == 0, where repeating a call leaves the oracle's result.
   int calls_per_invocation = 1;
