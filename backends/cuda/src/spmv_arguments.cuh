@@ -24,10 +24,18 @@ struct SpmvArguments {
   using value_type = T;
   using ordinal_type = Ordinal;
   using offset_type = Offset;
-  using matrix_value_type = MatrixValue;
   static constexpr bool gathered_values = GatheredValues;
   static constexpr bool column_deltas = ColumnDeltas;
   static constexpr int kVectors = 1;  // vectors per launch
+  // Whether the kernels that load a batch of entries before their products (Vector, the staging
+  // of Adaptive's rows) tie each x gather to its value (column_after_value), so that the batch's
+  // column and value loads share one DRAM round trip. Measured (perf_tests/NOTES.md "The H200, and
+  // gathers after the values", ms): with fp32 values, the stencil's Vector 0.341 -> 0.309 on an
+  // H100 and 0.317 -> 0.261 on an H200 (fp32 values with fp64 vectors 0.336 -> 0.328 and 0.305 ->
+  // 0.280), Adaptive on the H100 1-3% faster (few dense rows 0.351 -> 0.339, short rows 1.348 ->
+  // 1.315); with fp64 values 2-5% slower on the stencil and -2% to +1% with Adaptive (not
+  // profiled), so double precision values keep the compiler's order.
+  static constexpr bool gathers_after_values = std::is_same_v<MatrixValue, float>;
 
   std::int64_t num_rows;
   const Offset* row_map;
@@ -63,8 +71,8 @@ struct SpmvArguments {
     return static_cast<Ordinal>(row + load_streaming(deltas.deltas + entry));
   }
   // `column`, made to wait for `value`: it adds value's bits masked with zero_bits. Without this
-  // data dependency ptxas issues a lane's value loads after the x gathers of the columns that
-  // arrived first, and the batch takes two DRAM round trips instead of one (vector_kernel.cuh).
+  // data dependency ptxas issues a thread's value loads after the x gathers of the columns that
+  // arrived first, and the batch takes two DRAM round trips instead of one.
   __device__ Ordinal column_after_value(Ordinal column, T value) const {
     static_assert(std::is_arithmetic_v<T>, "column_after_value: real values only");
     std::uint32_t bits = 0;

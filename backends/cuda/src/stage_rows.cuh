@@ -28,6 +28,9 @@ __device__ inline void stage_rows(const Args& args, std::int64_t first_row, int 
       if (k < count) {
         columns[i] = args.column(begin + k);
         values[i] = args.value(begin + k);
+        if constexpr (Args::gathers_after_values) {
+          columns[i] = args.column_after_value(columns[i], values[i]);
+        }
       }
     }
 #pragma unroll

@@ -6,23 +6,12 @@
 // (A latency-bound matrix keeps CUSP's lanes: see PlanState::prepare.)
 
 #include <cstdint>
-#include <type_traits>
 
 #include "spmv_arguments.cuh"
 
 namespace kspmv::cuda::detail {
 
 inline constexpr int kVectorBatch = 4;
-
-// Whether a lane's x gathers wait for its whole batch of values
-// (SpmvArguments::column_after_value), so that the batch's column and value loads share one DRAM
-// round trip. Measured on the 27-point stencil (Vector, 16-bit columns, ms; perf_tests/NOTES.md
-// "The H200, and gathers after the values"): fp32 values 0.341 -> 0.309 on an H100 and 0.317 ->
-// 0.261 on an H200, fp32 values with fp64 vectors 0.336 -> 0.328 and 0.305 -> 0.280; fp64 values
-// 0.448 -> 0.469 and 0.376 -> 0.383, slower (not profiled), so double precision values keep the
-// compiler's order.
-template <class Args>
-inline constexpr bool kGathersAfterValues = std::is_same_v<typename Args::matrix_value_type, float>;
 
 // This lane's share of row `row`'s products, its columns read as deltas or from A's own array.
 template <bool Deltas, int Lanes, class Args>
@@ -43,7 +32,7 @@ __device__ inline typename Args::value_type vector_row_share(const Args& args, s
           columns[i] = args.column(entry);
         }
         values[i] = args.value(entry);
-        if constexpr (kGathersAfterValues<Args>) {
+        if constexpr (Args::gathers_after_values) {
           columns[i] = args.column_after_value(columns[i], values[i]);
         }
       }
