@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -44,6 +45,10 @@ void add_kspmv_algorithms(const ExecSpace& exec,
       return;
     }
     using HandleType = kspmv::Handle<std::decay_t<decltype(A)>, ExecSpace>;
+    // Handle::matrix_bytes_per_call() counts what a one-vector call in mode N or C reads.
+    const bool reads_matrix_as_planned =
+        operation.vectors == 1 &&
+        (operation.mode == kspmv::Mode::NoTranspose || operation.mode == kspmv::Mode::Conjugate);
     const auto add = [&](std::shared_ptr<HandleType> handle, std::string algorithm) {
       Implementation impl;
       impl.backend = "kspmv";
@@ -52,6 +57,12 @@ void add_kspmv_algorithms(const ExecSpace& exec,
       impl.setup_seconds = [handle] { return handle->setup_seconds(); };
       impl.chosen_algorithm = [handle] { return kspmv::to_string(handle->algorithm()); };
       impl.plan = [handle] { return handle->describe(); };
+      if (reads_matrix_as_planned) {
+        impl.matrix_bytes = [handle] {
+          const auto bytes = handle->matrix_bytes_per_call();
+          return bytes ? static_cast<double>(*bytes) : NAN;
+        };
+      }
       out.push_back(std::move(impl));
     };
     if (operation.vectors > 1) {

@@ -13,6 +13,9 @@
 //       bool is_set_up() const;
 //       std::string describe() const;                      // what runs and why, one line
 //       std::size_t workspace_bytes() const;               // device memory held
+//       std::optional<std::size_t> matrix_bytes_per_call() const;  // A's bytes a one-vector call
+//                                                          // in mode N or C reads, in the form the
+//                                                          // backend keeps; empty: A's own arrays
 //       void set_values_constant(bool);                    // see Handle; may keep derived copies
 //       void values_changed();
 //     };

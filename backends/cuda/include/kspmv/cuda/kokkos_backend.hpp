@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -86,6 +87,10 @@ struct KokkosBackend {
     std::string describe() const { return plan_ ? plan_->describe() : kokkoskernels_.describe(); }
     std::size_t workspace_bytes() const {
       return plan_ ? plan_->workspace_bytes() : kokkoskernels_.workspace_bytes();
+    }
+    std::optional<std::size_t> matrix_bytes_per_call() const {
+      return plan_ ? std::optional<std::size_t>(plan_->matrix_bytes_per_call())
+                   : kokkoskernels_.matrix_bytes_per_call();
     }
     void set_values_constant(bool constant) {
       values_constant_ = constant;

@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -54,6 +55,8 @@ struct Backend {
     }
     // kspmv keeps nothing on the device; Kokkos Kernels' own handle (4.3 and later) is not counted.
     std::size_t workspace_bytes() const { return 0; }
+    // KokkosSparse::spmv reads A's CSR arrays as they are.
+    std::optional<std::size_t> matrix_bytes_per_call() const { return std::nullopt; }
     // Nothing derived from the values is kept.
     void set_values_constant(bool) {}
     void values_changed() {}
