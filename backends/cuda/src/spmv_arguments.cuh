@@ -32,8 +32,8 @@ struct SpmvArguments {
   // column and value loads share one DRAM round trip. Measured (perf_tests/NOTES.md "The H200, and
   // gathers after the values", ms): with fp32 values, the stencil's Vector 0.341 -> 0.309 on an
   // H100 and 0.317 -> 0.261 on an H200 (fp32 values with fp64 vectors 0.336 -> 0.328 and 0.305 ->
-  // 0.280), Adaptive on the H100 1-3% faster (few dense rows 0.351 -> 0.339, short rows 1.348 ->
-  // 1.315); with fp64 values 2-5% slower on the stencil and -2% to +1% with Adaptive (not
+  // 0.280), Adaptive on the H100 0.5-3.4% faster (few dense rows 0.351 -> 0.339, short rows 1.348
+  // -> 1.315); with fp64 values 2-5% slower on the stencil and -2% to +1% with Adaptive (not
   // profiled), so double precision values keep the compiler's order.
   static constexpr bool gathers_after_values = std::is_same_v<MatrixValue, float>;
 
