@@ -30,9 +30,18 @@ class PlotsTest(unittest.TestCase):
             kspmv_only = perf_json.parse(fake_document("--benchmark_filter", "/kspmv/|^copy",
                                                        "--wrong", WRONG))
             gate.append_history(history, gate.history_entry(kspmv_only, "fail"))
+            document = fake_document("--wrong", WRONG)
+            compressed = "stencil27_20/kspmv/Auto/fp64/N"
+            for entry in document["benchmarks"]:
+                if entry["name"].startswith(compressed + "/") and "compulsory_bytes" in entry:
+                    entry["read_bytes"] = entry["compulsory_bytes"] - 2 * entry["nnz"]
+            shifted = plots.fewer_bytes_read(plots.measured(perf_json.parse(document)))
+            self.assertEqual([r["key"] for r, _ in shifted], [compressed])
+            record, intensity = shifted[0]
+            self.assertAlmostEqual(intensity, 2 * record["nnz"] / record["read_bytes"])
             path = os.path.join(out, "run.json")
             with open(path, "w", encoding="utf-8") as f:
-                json.dump(fake_document("--wrong", WRONG), f)
+                json.dump(document, f)
             with contextlib.redirect_stdout(io.StringIO()):
                 status = plots.main(["--run", path, "--history", history, "--output-dir", out])
             self.assertEqual(status, 0)
@@ -47,7 +56,8 @@ class PlotsTest(unittest.TestCase):
                          "young1c"):
                 self.assertIn(text, page)
             print("plots: roofline and trend charts (PNG, SVG) and index.html, the wrong record "
-                  "and the skipped matrix listed, not drawn")
+                  "and the skipped matrix listed, not drawn; an arrow for the record that reads "
+                  "fewer bytes")
 
 
 if __name__ == "__main__":
