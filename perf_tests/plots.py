@@ -144,7 +144,8 @@ def summary_rows(run):
                 ratios.setdefault(baseline, []).append(ratio)
         speedups = ", ".join(f"{geometric_mean(v):.2f}x {b}" for b, v in sorted(ratios.items()))
         rows.append((label, precision, len(records),
-                     geometric_mean([r["roofline_fraction"] for r in records]), speedups))
+                     geometric_mean([r["roofline_fraction"] for r in records]),
+                     geometric_mean([r["read_roofline_fraction"] for r in records]), speedups))
     return rows
 
 
@@ -170,10 +171,11 @@ def write_index(path, run, charts):
              f"{run['bandwidth']['gb_per_s']:.1f} GB/s.</p>",
              *problems(run),
              "<table border=\"1\" cellpadding=\"4\"><tr><th>implementation</th><th>precision</th>"
-             "<th>records</th><th>roofline fraction (geomean)</th><th>speedup (geomean)</th></tr>"]
-    for label, precision, n, fraction, speedups in summary_rows(run):
+             "<th>records</th><th>roofline fraction (geomean)</th>"
+             "<th>by the bytes read (geomean)</th><th>speedup (geomean)</th></tr>"]
+    for label, precision, n, fraction, read_fraction, speedups in summary_rows(run):
         lines.append(f"<tr><td>{e(label)}</td><td>{precision}</td><td>{n}</td>"
-                     f"<td>{fraction:.3f}</td><td>{e(speedups)}</td></tr>")
+                     f"<td>{fraction:.3f}</td><td>{read_fraction:.3f}</td><td>{e(speedups)}</td></tr>")
     lines.append("</table>")
     for title, files in charts:
         png, svg = files

@@ -53,8 +53,12 @@ class PlotsTest(unittest.TestCase):
             for name in charts:
                 self.assertIn(f'href="{name}"', page)
             for text in ("kspmv/Auto", "KokkosKernels/native", f"Wrong result</b>: {WRONG}",
-                         "young1c"):
+                         "young1c", "by the bytes read (geomean)"):
                 self.assertIn(text, page)
+            # kspmv/Auto fp64 reads fewer bytes on one matrix in the same time: a lower fraction.
+            auto = next(row for row in plots.summary_rows(perf_json.parse(document))
+                        if row[:2] == ("kspmv/Auto", "fp64"))
+            self.assertLess(auto[4], auto[3])
             print("plots: roofline and trend charts (PNG, SVG) and index.html, the wrong record "
                   "and the skipped matrix listed, not drawn; an arrow for the record that reads "
                   "fewer bytes")
