@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <random>
 #include <string>
@@ -20,6 +21,7 @@ namespace kspmv::cuda::testing {
 namespace {
 
 using kspmv::testing::fresh_seed;
+using kspmv::testing::random_block;
 using kspmv::testing::random_csr;
 using kspmv::testing::random_value;
 using kspmv::testing::RowShape;
@@ -326,6 +328,70 @@ TYPED_TEST(CudaPlanTest, RankTwoInGroupsOfVectors) {
                    (y_layout.right ? "LayoutRight" : "LayoutLeft"));
       for (const Mode mode : kModes) {
         this->expect_all_algorithms(A, mode, vectors, x_layout, y_layout);
+      }
+    }
+  }
+}
+
+// Where x's rows are contiguous and aligned, a lane of the group kernel reads several vectors at
+// once (2 doubles, 4 floats) on matrices past the latency bound (2^20 entries); shifted by one
+// element, the same x is read one vector a lane. Both must give the same bits, since the slots of
+// a row and their order do not change: regular rows and irregular ones (long rows shared out in
+// chunks), x in LayoutRight and, for 8 vectors, LayoutLeft through the plan's row-major copy
+// (aligned), y in LayoutRight and LayoutLeft.
+TYPED_TEST(CudaPlanTest, RankTwoPacksOfVectorsGiveTheBitsOfOneVectorALane) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using Scalar = typename TestFixture::Value;
+  using Ordinal = typename TestFixture::Index;
+  using Offset = typename TestFixture::RowOffset;
+  const auto irregular = this->matrix_with_row_lengths(
+      44000, 36000, [](std::int64_t i) { return i % 4000 == 7 ? 3000 : i % 51; }, 11);
+  const typename TestFixture::Csr matrices[] = {this->random_matrix(40000, 36000, RowShape{22, 32}),
+                                                irregular};
+  const Layout right{true, 0, 0};
+  const Layout right_shifted{true, 0, 1};
+  const Layout left{false, 0, 0};
+  for (const auto& A : matrices) {
+    ASSERT_GE(A.num_entries(), std::int64_t{1} << 20);
+    const DeviceCsr<Scalar, Ordinal, Offset> device(A);
+    Stream stream;
+    for (const auto& [vectors, x_layout] :
+         {std::pair{2, right}, std::pair{4, right}, std::pair{8, right}, std::pair{8, left},
+          std::pair{12, right}, std::pair{16, right}, std::pair{32, right}}) {
+      const auto x = random_block<Scalar>(A.num_cols, vectors, this->rng);
+      const auto y = random_block<Scalar>(A.num_rows, vectors, this->rng);
+      const Scalar alpha = this->random_scalar();
+      const Scalar beta = this->random_scalar();
+      const auto expected =
+          reference::spmv(Mode::NoTranspose, alpha, kspmv::testing::arrays(A), x, beta, y);
+      const DeviceBlock<Scalar> x_packed(x, x_layout);
+      const DeviceBlock<Scalar> x_one_a_lane(x, right_shifted);
+      for (const Layout& y_layout : {right, left}) {
+        for (const Algorithm algorithm : kAlgorithms) {
+          SCOPED_TRACE(to_string(algorithm) + ", " + std::to_string(A.num_entries()) +
+                       " entries, " + std::to_string(vectors) + " vectors, x " +
+                       (x_layout.right ? "LayoutRight" : "LayoutLeft") + ", y " +
+                       (y_layout.right ? "LayoutRight" : "LayoutLeft"));
+          Plan<Scalar, Ordinal, Offset> plan(device.matrix(), algorithm, stream.get());
+          const DeviceBlock<Scalar> y_packed(y, y_layout);
+          const DeviceBlock<Scalar> y_one_a_lane(y, y_layout);
+          plan.apply(Mode::NoTranspose, alpha, device.matrix(), x_packed.const_block(), beta,
+                     y_packed.block(), stream.get());
+          plan.apply(Mode::NoTranspose, alpha, device.matrix(), x_one_a_lane.const_block(), beta,
+                     y_one_a_lane.block(), stream.get());
+          stream.synchronize();
+          check(cudaGetLastError(), "kernel");
+          bool untouched = false;
+          const auto packed = y_packed.download(untouched);
+          EXPECT_TRUE(untouched) << "the call wrote outside y's elements";
+          const auto one_a_lane = y_one_a_lane.download(untouched);
+          EXPECT_EQ(std::memcmp(packed.data.data(), one_a_lane.data.data(),
+                                packed.data.size() * sizeof(Scalar)),
+                    0)
+              << "packs of vectors changed the sums";
+          EXPECT_EQ(reference::compare(expected, packed), "");
+        }
       }
     }
   }

@@ -17,6 +17,7 @@
 #include "kspmv/mode.hpp"
 #include "scale_kernel.cuh"
 #include "spmv_arguments.cuh"
+#include "vector_pack.cuh"
 
 namespace kspmv::cuda::detail {
 
@@ -102,8 +103,20 @@ bool product_needed(const CsrMatrix<MatrixScalar, Ordinal, Offset>& A, Scalar al
 // keeps one sum per thread whatever the width, so wider groups cost no registers).
 inline constexpr int kMaxVectorsPerLaunch = 32;
 
+// Whether a lane may read `pack` of the `count` vectors of x at once: x's rows contiguous, every
+// row's first element aligned to the pack's bytes, and the count whole packs (so that no load
+// reaches past the vectors asked for).
+template <int Pack, class Single>
+bool reads_x_in_packs(const Single& single, std::int64_t x_col_stride, int count) {
+  using T = typename Single::value_type;
+  const auto address = reinterpret_cast<std::uintptr_t>(single.x);
+  return x_col_stride == 1 && count % Pack == 0 && single.x_stride % Pack == 0 &&
+         address % (Pack * sizeof(T)) == 0;
+}
+
 // Calls launch(args) for the vectors [first, first + count) of x and y: with SpmvArguments when
-// count is 1, else with VectorGroupArguments<Width> for the smallest Width that holds them.
+// count is 1, else with VectorGroupArguments<Width> for the smallest Width that holds them, whose
+// lanes read as many vectors of x at once as a load holds where reads_x_in_packs allows.
 template <int Width, class Single, class Launch>
 void launch_group(const Single& single, std::int64_t x_col_stride, std::int64_t y_col_stride,
                   int count, Launch&& launch) {
@@ -111,6 +124,14 @@ void launch_group(const Single& single, std::int64_t x_col_stride, std::int64_t 
     if (count <= Width / 2) {
       launch_group<Width / 2>(single, x_col_stride, y_col_stride, count, launch);
       return;
+    }
+    constexpr int kPack = std::min(Width, kLargestPack<typename Single::value_type>);
+    if constexpr (kPack > 1) {
+      if (reads_x_in_packs<kPack>(single, x_col_stride, count)) {
+        launch(
+            VectorGroupArguments<Width, Single, kPack>{single, x_col_stride, y_col_stride, count});
+        return;
+      }
     }
     launch(VectorGroupArguments<Width, Single>{single, x_col_stride, y_col_stride, count});
   } else {

@@ -77,10 +77,12 @@ __global__ void list_long_rows_kernel(const Offset* row_map, std::int64_t num_ro
   }
 }
 
-// A warp per chunk: lane = slot * Width + vector, as in the group kernel, over 32 lanes.
+// A warp per chunk: lane = slot * Width + vector, as in the group kernel (one vector a lane), over
+// 32 lanes.
 template <class Args>
 __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     long_row_chunks_kernel(Args args, LongRowChunks<typename Args::value_type> chunks) {
+  static_assert(Args::kVectorsPerLane == 1);
   using T = typename Args::value_type;
   constexpr int kWidth = Args::kVectors;
   constexpr int kLanes = 32;
@@ -88,16 +90,16 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
       (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / kLanes;
   if (chunk >= chunks.num_chunks) return;  // the whole warp
   const int lane = static_cast<int>(threadIdx.x) % kLanes;
-  const GroupLane<Args> me(args, kLanes, lane);
+  const GroupLane<Args> me(args, kLanes / kWidth, lane);
   const std::int64_t owner = chunks.chunk_rows[chunk];
   const LongRow long_row = chunks.rows[owner];
   const std::int64_t begin =
       args.row_begin(long_row.row) + (chunk - long_row.first_chunk) * chunks.chunk_entries;
   const std::int64_t end = min(begin + chunks.chunk_entries, args.row_begin(long_row.row + 1));
-  T sum{};
-  multiply_entries(args, me, begin, end, sum);
-  sum = add_slots<kWidth>(sum, kLanes);
-  if (me.slot == 0) chunks.pieces[chunk * kWidth + me.vector] = sum;
+  LaneSums<Args> sums{};
+  multiply_entries(args, me, begin, end, sums);
+  add_slots(sums, me);
+  if (me.slot == 0) chunks.pieces[chunk * kWidth + me.vector] = sums.part[0];
   __threadfence();  // every lane that stored a piece, before lane 0 counts the warp in
   __syncwarp();
   int arrived = 0;
@@ -124,7 +126,9 @@ void launch_long_row_chunks(const Args& args,
   constexpr int kWarpsPerBlock = kVectorGroupBlockThreads / 32;
   const auto blocks =
       static_cast<unsigned>((chunks.num_chunks + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  long_row_chunks_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(args, chunks);
+  // One vector a lane: a chunk's slots are then those of the group kernel's packs too.
+  long_row_chunks_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(
+      args.with_one_vector_per_lane(), chunks);
 }
 
 }  // namespace kspmv::cuda::detail

@@ -494,13 +494,21 @@ struct PlanState {
   }
 
   // One launch of the chosen kernel over the rows `args` describes (A's, or A^T's). A group of
-  // vectors runs the one kernel that reads A once for all of them (lanes per row: group_lanes),
+  // vectors runs the one kernel that reads A once for all of them (slots per row: group_slots),
   // then, if the plan shares out long rows, the kernel of their chunks.
   template <class Args>
   void launch(const Args& args, cudaStream_t stream) const {
+    if constexpr (Args::kVectorsPerLane > 1) {
+      // A pack shrinks a row's lanes, and so its batches: a row takes more batches in turn, and a
+      // latency-bound matrix waits on that chain. Same slots, same bits either way.
+      if (num_entries() < policy.latency_bound_entries) {
+        launch(args.with_one_vector_per_lane(), stream);
+        return;
+      }
+    }
     if constexpr (Args::kVectors > 1) {
       const bool shared_out = long_row_chunks.num_chunks > 0;
-      launch_vector_group(args, group_lanes(Args::kVectors, args.x_col_stride == 1),
+      launch_vector_group(args, group_slots(Args::kVectors, args.x_col_stride == 1),
                           shared_out ? kLongRowEntries : std::numeric_limits<std::int64_t>::max(),
                           stream);
       launch_long_row_chunks(args, long_row_chunks, stream);
@@ -509,20 +517,21 @@ struct PlanState {
     }
   }
 
-  // Lanes per row of the group kernel, `width` vectors at a time. One slot of `width` lanes for
-  // Scalar; Vector's own lanes (CUSP's rule) where Vector was asked for, or where Auto chose it for
-  // a latency-bound matrix with many rows. A latency-bound matrix (a few microseconds a call)
-  // otherwise takes a warp per row, the most slots: its calls wait on each row's chain of loads
-  // (kFewRowsThreadsPerSm says when Auto's Vector does too). Otherwise (Auto's Vector on a
-  // bandwidth-bound matrix too: with x rows contiguous and a mean of 64 or more this gives Vector's
-  // lanes) as many slots as the mean row holds 8 entries (x rows contiguous: LayoutRight, or
-  // LayoutLeft through the row-major copy) or 16 (LayoutLeft read in place, whose gathers from
-  // separate columns wait longer), in powers of two. Fewer slots mean fewer steps whose cost
-  // is the row's (its sums added across slots, its loads, its stores) but fewer entries in flight.
-  // Measured on an H100, fp64, k = 8 (perf_tests/NOTES.md, "instruction diet"): 27-point stencil
-  // LayoutRight 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67; 16
-  // random columns a row, LayoutRight, 1.04 ms with 2 slots and 1.11 with 1.
-  int group_lanes(int width, bool x_rows_contiguous) const {
+  // Slots per row of the group kernel, `width` vectors at a time (a slot is `width` lanes, or
+  // fewer where each lane takes a pack of vectors: the slots, and so the sums' order, are the
+  // same). One slot for Scalar; Vector's own lanes (CUSP's rule) where Vector was asked for, or
+  // where Auto chose it for a latency-bound matrix with many rows. A latency-bound matrix (a few
+  // microseconds a call) otherwise takes a warp per row, the most slots: its calls wait on each
+  // row's chain of loads (kFewRowsThreadsPerSm says when Auto's Vector does too). Otherwise (Auto's
+  // Vector on a bandwidth-bound matrix too: with x rows contiguous and a mean of 64 or more this
+  // gives Vector's lanes) as many slots as the mean row holds 8 entries (x rows contiguous:
+  // LayoutRight, or LayoutLeft through the row-major copy) or 16 (LayoutLeft read in place, whose
+  // gathers from separate columns wait longer), in powers of two. Fewer slots mean fewer steps
+  // whose cost is the row's (its sums added across slots, its loads, its stores) but fewer entries
+  // in flight. Measured on an H100, fp64, k = 8 (perf_tests/NOTES.md, "instruction diet"): 27-point
+  // stencil LayoutRight 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67;
+  // 16 random columns a row, LayoutRight, 1.04 ms with 2 slots and 1.11 with 1.
+  int group_slots(int width, bool x_rows_contiguous) const {
     const bool latency_bound = num_entries() < policy.latency_bound_entries;
     const bool few_rows = num_rows() * (32 / kGroupRows) <=
                           current_device_facts().multiprocessors * kFewRowsThreadsPerSm;
@@ -538,7 +547,7 @@ struct PlanState {
       const double entries_per_slot = x_rows_contiguous ? 8 : 16;
       while (slots * width < 32 && 2 * slots * entries_per_slot <= mean_row_length()) slots *= 2;
     }
-    return std::min(32, slots * width);
+    return slots;
   }
 
   // A warp per row, as long as the group kernel's threads stay under this many per SM. Measured

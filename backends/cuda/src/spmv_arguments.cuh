@@ -26,7 +26,8 @@ struct SpmvArguments {
   using offset_type = Offset;
   static constexpr bool gathered_values = GatheredValues;
   static constexpr bool column_deltas = ColumnDeltas;
-  static constexpr int kVectors = 1;  // vectors per launch
+  static constexpr int kVectors = 1;         // vectors per launch
+  static constexpr int kVectorsPerLane = 1;  // see VectorGroupArguments
   // Whether the kernels that load a batch of entries before their products (Vector, the staging
   // of Adaptive's rows) tie each x gather to its value (column_after_value), so that the batch's
   // column and value loads share one DRAM round trip. Measured (perf_tests/NOTES.md "The H200, and
@@ -114,11 +115,15 @@ struct SpmvArguments {
 
 // Up to Width vectors of a rank-2 call (num_vectors of them: the last group of a call may be
 // partial): vector w of x and y starts col_stride elements after vector w-1; x and y of the base
-// are vector 0.
-template <int Width, class Single>
+// are vector 0. VectorsPerLane > 1: x's rows are contiguous (x_col_stride 1) and each lane of the
+// group kernel reads VectorsPerLane of a row's elements at once (vector_pack.cuh); x, x_stride and
+// num_vectors are then multiples of a pack (call_operands.cuh checks).
+template <int Width, class Single, int VectorsPerLane = 1>
 struct VectorGroupArguments : Single {
   using T = typename Single::value_type;
   static constexpr int kVectors = Width;
+  static constexpr int kVectorsPerLane = VectorsPerLane;
+  static_assert(Width % VectorsPerLane == 0);
 
   std::int64_t x_col_stride;
   std::int64_t y_col_stride;
@@ -126,6 +131,11 @@ struct VectorGroupArguments : Single {
 
   __device__ void prefetch_y(std::int64_t row, int vector) const {
     if (!this->beta_is_zero) prefetch_to_l2(this->y + row * this->y_stride + vector * y_col_stride);
+  }
+
+  // The same vectors, one a lane.
+  VectorGroupArguments<Width, Single> with_one_vector_per_lane() const {
+    return {static_cast<const Single&>(*this), x_col_stride, y_col_stride, num_vectors};
   }
 
   // y(row, vector) = alpha * row_sum + beta * y(row, vector)

@@ -1,15 +1,18 @@
 #pragma once
-// Several vectors at once (rank-2 calls): a group of `lanes` threads per row reads each entry of A
-// once for up to Width vectors. Lane = slot * Width + vector: each thread keeps the one sum of its
-// vector over the entries of its slot, so x(column, 0..Width) is read by Width neighbouring lanes
-// (one contiguous read in LayoutRight). The group loads `lanes` entries at once, one per lane
-// (coalesced), hands them to the slots by shuffles, and issues the x loads of several steps
-// together; at the end the slots' sums are added in a fixed tree order: deterministic, like every
-// kernel here. A group takes kGroupRows rows in turn, their starts and first entries loaded
-// together, so that a row's DRAM round trips overlap its neighbour's. Rows longer than
-// `longest_own_row` are skipped: long_row_chunks.cuh shares them out over warps. Measured on an
-// H100 (fp64, k = 8, perf_tests/NOTES.md): 1, 2 and 4 rows per group ran the 27-point stencil in
-// LayoutRight in 3.25, 2.48 and 2.52 ms, uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
+// Several vectors at once (rank-2 calls): a group of lanes per row reads each entry of A once for
+// up to Width vectors. The row's entries are dealt to `slots` slots in turn (entry e to slot e %
+// slots); a slot's lanes each multiply a pack of Args::kVectorsPerLane neighbouring vectors (one,
+// or 2 doubles / 4 floats of a contiguous x row read at once: vector_pack.cuh), so lane = slot *
+// (Width / pack) + vector / pack, and a slot's lanes read x(column, 0..Width) together (one
+// contiguous read in LayoutRight). The group loads one entry per lane at once (coalesced), hands
+// them to the slots by shuffles, and issues the x loads of several steps together; at the end the
+// slots' sums are added in a fixed tree order: deterministic, like every kernel here, and the same
+// bits whatever the pack, since the slots and their order do not depend on it. A group takes
+// kGroupRows rows in turn, their starts and first entries loaded together, so that a row's DRAM
+// round trips overlap its neighbour's. Rows longer than `longest_own_row` are skipped:
+// long_row_chunks.cuh shares them out over warps. Measured on an H100 (fp64, k = 8, one vector a
+// lane, perf_tests/NOTES.md): 1, 2 and 4 rows per group ran the 27-point stencil in LayoutRight in
+// 3.25, 2.48 and 2.52 ms, uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
 
 #include <cuda_runtime_api.h>
 
@@ -17,42 +20,56 @@
 
 #include "device_scalar.cuh"
 #include "spmv_arguments.cuh"
+#include "vector_pack.cuh"
 
 namespace kspmv::cuda::detail {
 
 inline constexpr int kVectorGroupBlockThreads = 256;
 inline constexpr int kGroupRows = 2;
 
-// Steps of a batch whose x loads are in flight together: 8 (4 for complex double, whose registers
-// are twice as many).
-template <class T>
-inline constexpr int kStepsInFlight = sizeof(T) >= 16 ? 4 : 8;
+// Steps of a batch whose x loads are in flight together: 8 loads of one element (4 for complex
+// double, whose registers are twice as many), 4 of a pack; never more than a batch has (a slot's
+// lanes), as the steps past a batch load x for nothing.
+template <class Args>
+inline constexpr int kLoadsInFlight = Args::kVectorsPerLane > 1 ||
+                                              sizeof(typename Args::value_type) >= 16
+                                          ? 4
+                                          : 8;
+template <class Args>
+inline constexpr int kStepsInFlight = kLoadsInFlight<Args> < Args::kVectors / Args::kVectorsPerLane
+                                          ? kLoadsInFlight<Args>
+                                          : Args::kVectors / Args::kVectorsPerLane;
 
-// Where a lane sits in its group of `lanes` (a power of two from Width to 32): lane = slot * Width
-// + vector. Worked out once per kernel with shifts, as is the column of x its vector reads: the
+// Where a lane sits in its group of slots * (Width / pack) lanes: lane = slot * (Width / pack) +
+// vector / pack. Worked out once per kernel with shifts, as is the column of x its pack reads: the
 // per-step address is then one multiply-add (perf_tests/NOTES.md, "instruction diet").
 template <class Args>
 struct GroupLane {
   using T = typename Args::value_type;
+  static constexpr int kPack = Args::kVectorsPerLane;
+  static constexpr int kLanesPerSlot = Args::kVectors / kPack;
   int lanes;
-  int slot_shift;  // log2(lanes / Width)
+  int slot_shift;  // log2(slots), spelled with Args:: below: __ffs exists in device code only
   int lane;
   int slot;
-  int vector;
-  bool active;        // vector < num_vectors
+  int vector;         // the first of the lane's pack
+  bool active;        // vector < num_vectors (a pack is whole: num_vectors is a multiple of it)
   const T* x_column;  // x(0, vector); vector 0's where inactive, so that every lane may load
 
-  __device__ GroupLane(const Args& args, int group_lanes, int lane_in_group)
-      : lanes(group_lanes),
-        slot_shift(__ffs(group_lanes / Args::kVectors) - 1),
+  __device__ GroupLane(const Args& args, int slots, int lane_in_group)
+      : lanes(slots * kLanesPerSlot),
+        slot_shift(__ffs(lanes / (Args::kVectors / Args::kVectorsPerLane)) - 1),
         lane(lane_in_group),
-        slot(lane_in_group / Args::kVectors),
-        vector(lane_in_group % Args::kVectors),
+        slot(lane_in_group / kLanesPerSlot),
+        vector(lane_in_group % kLanesPerSlot * kPack),
         active(vector < args.num_vectors),
         x_column(args.x + (active ? vector * args.x_col_stride : 0)) {}
 };
 
-// sum += the products of this lane's vector with the entries of a batch its slot takes: entry
+template <class Args>
+using LaneSums = Pack<typename Args::value_type, Args::kVectorsPerLane>;
+
+// sums += the products of this lane's vectors with the entries of a batch its slot takes: entry
 // step * slots + slot of the batch, whose column and value lane (step * slots + slot) holds.
 // Every lane loads x on every step (a lane past the batch holds column 0, and its product is not
 // added): no branch per step.
@@ -60,14 +77,15 @@ template <class Args>
 __device__ inline void multiply_batch(const Args& args, const GroupLane<Args>& me,
                                       typename Args::ordinal_type column,
                                       typename Args::value_type a, int batch_length,
-                                      typename Args::value_type& sum) {
+                                      LaneSums<Args>& sums) {
   using T = typename Args::value_type;
-  constexpr int kSteps = kStepsInFlight<T>;
+  constexpr int kSteps = kStepsInFlight<Args>;
+  constexpr int kPack = Args::kVectorsPerLane;
   // The same number of steps in every lane of the warp, as the shuffles need.
   const int steps = (warp_max(batch_length) + (1 << me.slot_shift) - 1) >> me.slot_shift;
   for (int first = 0; first < steps; first += kSteps) {
     T values[kSteps];
-    T xs[kSteps];
+    Pack<T, kPack> xs[kSteps];
     bool taken[kSteps];
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
@@ -75,11 +93,14 @@ __device__ inline void multiply_batch(const Args& args, const GroupLane<Args>& m
       const auto source_column = static_cast<std::int64_t>(shuffle(column, source, me.lanes));
       values[s] = shuffle(a, source, me.lanes);
       taken[s] = me.active && source < batch_length;
-      xs[s] = load_readonly(me.x_column + source_column * args.x_stride);
+      xs[s] = load_pack_readonly<kPack>(me.x_column + source_column * args.x_stride);
     }
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
-      if (taken[s]) sum += values[s] * xs[s];
+      if (taken[s]) {
+#pragma unroll
+        for (int v = 0; v < kPack; ++v) sums.part[v] += values[s] * xs[s].part[v];
+      }
     }
   }
 }
@@ -106,34 +127,44 @@ inline __device__ int batch_length(std::int64_t batch, std::int64_t end, int lan
 template <class Args>
 __device__ inline void multiply_entries(const Args& args, const GroupLane<Args>& me,
                                         std::int64_t batch, std::int64_t end,
-                                        typename Args::value_type& sum) {
+                                        LaneSums<Args>& sums) {
   for (; __any_sync(0xffffffffu, batch < end); batch += me.lanes) {
     typename Args::ordinal_type column;
     typename Args::value_type a;
     load_entry(args, batch + me.lane, end, column, a);
-    multiply_batch(args, me, column, a, batch_length(batch, end, me.lanes), sum);
+    multiply_batch(args, me, column, a, batch_length(batch, end, me.lanes), sums);
   }
 }
 
-// The sums of one vector over the slots of a group of `lanes`, added in a fixed tree order: the
-// total is in the group's first Width lanes (slot 0).
-template <int Width, class T>
-__device__ inline T add_slots(T sum, int lanes) {
-  for (int offset = lanes / 2; offset >= Width; offset /= 2) {
-    sum += shuffle_down(sum, offset, lanes);
+// Each vector's sums over the slots of a group, added in a fixed tree order (slots / 2 apart,
+// then slots / 4, ...): the totals are in the group's first slot.
+template <class Args>
+__device__ inline void add_slots(LaneSums<Args>& sums, const GroupLane<Args>& me) {
+  for (int offset = me.lanes / 2; offset >= GroupLane<Args>::kLanesPerSlot; offset /= 2) {
+#pragma unroll
+    for (int v = 0; v < Args::kVectorsPerLane; ++v) {
+      sums.part[v] += shuffle_down(sums.part[v], offset, me.lanes);
+    }
   }
-  return sum;
+}
+
+// y(row, vector .. vector + pack) from the lane's sums, by the group's first slot.
+template <class Args>
+__device__ inline void store_sums(const Args& args, const GroupLane<Args>& me, std::int64_t row,
+                                  const LaneSums<Args>& sums) {
+#pragma unroll
+  for (int v = 0; v < Args::kVectorsPerLane; ++v) args.store(row, me.vector + v, sums.part[v]);
 }
 
 template <class Args>
 __global__ void __launch_bounds__(kVectorGroupBlockThreads)
-    vector_group_spmv_kernel(Args args, int lanes, std::int64_t longest_own_row) {
+    vector_group_spmv_kernel(Args args, int slots, std::int64_t longest_own_row) {
   using T = typename Args::value_type;
   using Ordinal = typename Args::ordinal_type;
-  constexpr int kWidth = Args::kVectors;
+  const int lanes = slots * GroupLane<Args>::kLanesPerSlot;
   const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   const std::int64_t first_row = (thread >> (__ffs(lanes) - 1)) * kGroupRows;
-  const GroupLane<Args> me(args, lanes, static_cast<int>(threadIdx.x) & (lanes - 1));
+  const GroupLane<Args> me(args, slots, static_cast<int>(threadIdx.x) & (lanes - 1));
   // Rows past the end are empty (they start where the matrix ends) and still take part: the
   // shuffles below need the whole warp.
   std::int64_t starts[kGroupRows + 1];
@@ -151,29 +182,32 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     ends[r] = own_row ? starts[r + 1] : starts[r];
     mine[r] = own_row && me.slot == 0 && me.active && first_row + r < args.num_rows;
     load_entry(args, starts[r] + me.lane, ends[r], first_columns[r], first_values[r]);
-    if (mine[r]) args.prefetch_y(first_row + r, me.vector);
+    if (mine[r]) {
+#pragma unroll
+      for (int v = 0; v < Args::kVectorsPerLane; ++v) args.prefetch_y(first_row + r, me.vector + v);
+    }
   }
 #pragma unroll
   for (int r = 0; r < kGroupRows; ++r) {
     const std::int64_t end = ends[r];
-    T sum{};
+    LaneSums<Args> sums{};
     multiply_batch(args, me, first_columns[r], first_values[r], batch_length(starts[r], end, lanes),
-                   sum);
-    multiply_entries(args, me, starts[r] + lanes, end, sum);
-    sum = add_slots<kWidth>(sum, lanes);
-    if (mine[r]) args.store(first_row + r, me.vector, sum);
+                   sums);
+    multiply_entries(args, me, starts[r] + lanes, end, sums);
+    add_slots(sums, me);
+    if (mine[r]) store_sums(args, me, first_row + r, sums);
   }
 }
 
-// lanes: a power of two from Width to 32; lanes / Width entries of a row are multiplied at once.
+// slots: a power of two, at most 32 / (Width / pack); a row takes slots * (Width / pack) lanes.
 template <class Args>
-void launch_vector_group(const Args& args, int lanes, std::int64_t longest_own_row,
+void launch_vector_group(const Args& args, int slots, std::int64_t longest_own_row,
                          cudaStream_t stream) {
   const std::int64_t groups = (args.num_rows + kGroupRows - 1) / kGroupRows;
-  const std::int64_t threads = groups * lanes;
+  const std::int64_t threads = groups * slots * GroupLane<Args>::kLanesPerSlot;
   const auto blocks =
       static_cast<unsigned>((threads + kVectorGroupBlockThreads - 1) / kVectorGroupBlockThreads);
-  vector_group_spmv_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(args, lanes,
+  vector_group_spmv_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(args, slots,
                                                                             longest_own_row);
 }
 
