@@ -498,14 +498,6 @@ struct PlanState {
   // then, if the plan shares out long rows, the kernel of their chunks.
   template <class Args>
   void launch(const Args& args, cudaStream_t stream) const {
-    if constexpr (Args::kVectorsPerLane > 1) {
-      // A pack shrinks a row's lanes, and so its batches: a row takes more batches in turn, and a
-      // latency-bound matrix waits on that chain. Same slots, same bits either way.
-      if (num_entries() < policy.latency_bound_entries) {
-        launch(args.with_one_vector_per_lane(), stream);
-        return;
-      }
-    }
     if constexpr (Args::kVectors > 1) {
       const bool shared_out = long_row_chunks.num_chunks > 0;
       launch_vector_group(args, group_slots(Args::kVectors, args.x_col_stride == 1),

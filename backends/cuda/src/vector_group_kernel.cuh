@@ -28,17 +28,16 @@ inline constexpr int kVectorGroupBlockThreads = 256;
 inline constexpr int kGroupRows = 2;
 
 // Steps of a batch whose x loads are in flight together: 8 loads of one element (4 for complex
-// double, whose registers are twice as many), 4 of a pack; never more than a batch has (a slot's
-// lanes), as the steps past a batch load x for nothing.
+// double, whose registers are twice as many), 4 of a pack; never more than a batch has (Width),
+// as the steps past a batch load x for nothing.
 template <class Args>
 inline constexpr int kLoadsInFlight = Args::kVectorsPerLane > 1 ||
                                               sizeof(typename Args::value_type) >= 16
                                           ? 4
                                           : 8;
 template <class Args>
-inline constexpr int kStepsInFlight = kLoadsInFlight<Args> < Args::kVectors / Args::kVectorsPerLane
-                                          ? kLoadsInFlight<Args>
-                                          : Args::kVectors / Args::kVectorsPerLane;
+inline constexpr int kStepsInFlight =
+    kLoadsInFlight<Args> < Args::kVectors ? kLoadsInFlight<Args> : Args::kVectors;
 
 // Where a lane sits in its group of slots * (Width / pack) lanes: lane = slot * (Width / pack) +
 // vector / pack. Worked out once per kernel with shifts, as is the column of x its pack reads: the
@@ -49,7 +48,8 @@ struct GroupLane {
   static constexpr int kPack = Args::kVectorsPerLane;
   static constexpr int kLanesPerSlot = Args::kVectors / kPack;
   int lanes;
-  int slot_shift;  // log2(slots), spelled with Args:: below: __ffs exists in device code only
+  int batch_entries;  // slots * Width: a pack of entries a lane, whatever the pack
+  int slot_shift;     // log2(slots), spelled with Args:: below: __ffs exists in device code only
   int lane;
   int slot;
   int vector;         // the first of the lane's pack
@@ -58,6 +58,7 @@ struct GroupLane {
 
   __device__ GroupLane(const Args& args, int slots, int lane_in_group)
       : lanes(slots * kLanesPerSlot),
+        batch_entries(lanes * kPack),
         slot_shift(__ffs(lanes / (Args::kVectors / Args::kVectorsPerLane)) - 1),
         lane(lane_in_group),
         slot(lane_in_group / kLanesPerSlot),
@@ -69,18 +70,38 @@ struct GroupLane {
 template <class Args>
 using LaneSums = Pack<typename Args::value_type, Args::kVectorsPerLane>;
 
+// A lane's entries of a batch: entry lane + j * lanes of the batch in place j (one entry a lane
+// for one vector a lane; a pack's lane holds as many entries as vectors, so that a batch is
+// slots * Width entries, a row as few batches, whatever the pack).
+template <class Args>
+struct LaneEntries {
+  static constexpr int kCount = Args::kVectorsPerLane;
+  typename Args::ordinal_type column[kCount];
+  typename Args::value_type value[kCount];
+
+  // Place j takes place j + shift's entry (the places below `shift` are done with).
+  __device__ void drop(int shift) {
+#pragma unroll
+    for (int j = 0; j + shift < kCount; ++j) {
+      column[j] = column[j + shift];
+      value[j] = value[j + shift];
+    }
+  }
+};
+
 // sums += the products of this lane's vectors with the entries of a batch its slot takes: entry
-// step * slots + slot of the batch, whose column and value lane (step * slots + slot) holds.
-// Every lane loads x on every step (a lane past the batch holds column 0, and its product is not
-// added): no branch per step.
+// step * slots + slot of the batch, which lane (step % (Width / pack)) * slots + slot holds in
+// place step / (Width / pack). Every lane loads x on every step (a lane past the batch holds
+// column 0, and its product is not added): no branch per step. The places a group of steps is done
+// with are dropped after it, so that every place is named at compile time.
 template <class Args>
 __device__ inline void multiply_batch(const Args& args, const GroupLane<Args>& me,
-                                      typename Args::ordinal_type column,
-                                      typename Args::value_type a, int batch_length,
+                                      LaneEntries<Args> entries, int batch_length,
                                       LaneSums<Args>& sums) {
   using T = typename Args::value_type;
   constexpr int kSteps = kStepsInFlight<Args>;
   constexpr int kPack = Args::kVectorsPerLane;
+  constexpr int kLanesPerSlot = GroupLane<Args>::kLanesPerSlot;
   // The same number of steps in every lane of the warp, as the shuffles need.
   const int steps = (warp_max(batch_length) + (1 << me.slot_shift) - 1) >> me.slot_shift;
   for (int first = 0; first < steps; first += kSteps) {
@@ -89,10 +110,13 @@ __device__ inline void multiply_batch(const Args& args, const GroupLane<Args>& m
     bool taken[kSteps];
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
-      const int source = ((first + s) << me.slot_shift) + me.slot;
-      const auto source_column = static_cast<std::int64_t>(shuffle(column, source, me.lanes));
-      values[s] = shuffle(a, source, me.lanes);
-      taken[s] = me.active && source < batch_length;
+      const int place = kSteps > kLanesPerSlot ? s / kLanesPerSlot : 0;
+      const int step = first + s;
+      const int source = ((step & (kLanesPerSlot - 1)) << me.slot_shift) + me.slot;
+      const auto source_column =
+          static_cast<std::int64_t>(shuffle(entries.column[place], source, me.lanes));
+      values[s] = shuffle(entries.value[place], source, me.lanes);
+      taken[s] = me.active && (step << me.slot_shift) + me.slot < batch_length;
       xs[s] = load_pack_readonly<kPack>(me.x_column + source_column * args.x_stride);
     }
 #pragma unroll
@@ -100,6 +124,13 @@ __device__ inline void multiply_batch(const Args& args, const GroupLane<Args>& m
       if (taken[s]) {
 #pragma unroll
         for (int v = 0; v < kPack; ++v) sums.part[v] += values[s] * xs[s].part[v];
+      }
+    }
+    if constexpr (kPack > 1) {
+      if (kSteps >= kLanesPerSlot) {
+        entries.drop(kSteps / kLanesPerSlot);
+      } else if (((first + kSteps) & (kLanesPerSlot - 1)) == 0) {
+        entries.drop(1);
       }
     }
   }
@@ -117,22 +148,32 @@ __device__ inline void load_entry(const Args& args, std::int64_t entry, std::int
   }
 }
 
-inline __device__ int batch_length(std::int64_t batch, std::int64_t end, int lanes) {
-  const std::int64_t left = end - batch;
-  return left <= 0 ? 0 : left < lanes ? static_cast<int>(left) : lanes;
+// The lane's entries of the batch that starts at `batch` (entries past `end` hold column 0).
+template <class Args>
+__device__ inline LaneEntries<Args> load_entries(const Args& args, const GroupLane<Args>& me,
+                                                 std::int64_t batch, std::int64_t end) {
+  LaneEntries<Args> entries;
+#pragma unroll
+  for (int j = 0; j < LaneEntries<Args>::kCount; ++j) {
+    load_entry(args, batch + me.lane + j * me.lanes, end, entries.column[j], entries.value[j]);
+  }
+  return entries;
 }
 
-// sum += the products of this lane's vector with the entries [batch, end) of its group's row,
-// `lanes` entries loaded at a time. Every lane of the warp calls it, as the shuffles need.
+inline __device__ int batch_length(std::int64_t batch, std::int64_t end, int batch_entries) {
+  const std::int64_t left = end - batch;
+  return left <= 0 ? 0 : left < batch_entries ? static_cast<int>(left) : batch_entries;
+}
+
+// sums += the products of this lane's vectors with the entries [batch, end) of its group's row, a
+// batch at a time. Every lane of the warp calls it, as the shuffles need.
 template <class Args>
 __device__ inline void multiply_entries(const Args& args, const GroupLane<Args>& me,
                                         std::int64_t batch, std::int64_t end,
                                         LaneSums<Args>& sums) {
-  for (; __any_sync(0xffffffffu, batch < end); batch += me.lanes) {
-    typename Args::ordinal_type column;
-    typename Args::value_type a;
-    load_entry(args, batch + me.lane, end, column, a);
-    multiply_batch(args, me, column, a, batch_length(batch, end, me.lanes), sums);
+  for (; __any_sync(0xffffffffu, batch < end); batch += me.batch_entries) {
+    multiply_batch(args, me, load_entries(args, me, batch, end),
+                   batch_length(batch, end, me.batch_entries), sums);
   }
 }
 
@@ -159,8 +200,6 @@ __device__ inline void store_sums(const Args& args, const GroupLane<Args>& me, s
 template <class Args>
 __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     vector_group_spmv_kernel(Args args, int slots, std::int64_t longest_own_row) {
-  using T = typename Args::value_type;
-  using Ordinal = typename Args::ordinal_type;
   const int lanes = slots * GroupLane<Args>::kLanesPerSlot;
   const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   const std::int64_t first_row = (thread >> (__ffs(lanes) - 1)) * kGroupRows;
@@ -174,14 +213,13 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
   }
   std::int64_t ends[kGroupRows];
   bool mine[kGroupRows];
-  Ordinal first_columns[kGroupRows];
-  T first_values[kGroupRows];
+  LaneEntries<Args> first_batches[kGroupRows];
 #pragma unroll
   for (int r = 0; r < kGroupRows; ++r) {
     const bool own_row = starts[r + 1] - starts[r] <= longest_own_row;
     ends[r] = own_row ? starts[r + 1] : starts[r];
     mine[r] = own_row && me.slot == 0 && me.active && first_row + r < args.num_rows;
-    load_entry(args, starts[r] + me.lane, ends[r], first_columns[r], first_values[r]);
+    first_batches[r] = load_entries(args, me, starts[r], ends[r]);
     if (mine[r]) {
 #pragma unroll
       for (int v = 0; v < Args::kVectorsPerLane; ++v) args.prefetch_y(first_row + r, me.vector + v);
@@ -191,9 +229,9 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
   for (int r = 0; r < kGroupRows; ++r) {
     const std::int64_t end = ends[r];
     LaneSums<Args> sums{};
-    multiply_batch(args, me, first_columns[r], first_values[r], batch_length(starts[r], end, lanes),
+    multiply_batch(args, me, first_batches[r], batch_length(starts[r], end, me.batch_entries),
                    sums);
-    multiply_entries(args, me, starts[r] + lanes, end, sums);
+    multiply_entries(args, me, starts[r] + me.batch_entries, end, sums);
     add_slots(sums, me);
     if (mine[r]) store_sums(args, me, first_row + r, sums);
   }
