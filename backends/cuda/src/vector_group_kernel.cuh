@@ -27,17 +27,32 @@ namespace kspmv::cuda::detail {
 inline constexpr int kVectorGroupBlockThreads = 256;
 inline constexpr int kGroupRows = 2;
 
+// Entries a lane holds of each batch: one entry per vector of its pack, and at least 8 steps' worth
+// (8 / (Width / pack)) for narrow groups, so that a batch of a row is slots * max(Width, 8 * pack)
+// entries and a row takes few batches in turn. Measured on an H100 (perf_tests/NOTES.md, "Several
+// vectors a lane"): with one entry a lane, the stencil at k = 4 in fp32 (2 slots of 1 lane, 4
+// batches a row) ran 0.997 ms against 0.726 at k = 8 (2 batches a row).
+template <class Args>
+inline constexpr int kEntriesPerLane = Args::kVectors / Args::kVectorsPerLane >= 8
+                                           ? Args::kVectorsPerLane
+                                           : (8 * Args::kVectorsPerLane / Args::kVectors >
+                                                      Args::kVectorsPerLane
+                                                  ? 8 * Args::kVectorsPerLane / Args::kVectors
+                                                  : Args::kVectorsPerLane);
+
 // Steps of a batch whose x loads are in flight together: 8 loads of one element (4 for complex
-// double, whose registers are twice as many), 4 of a pack; never more than a batch has (Width),
-// as the steps past a batch load x for nothing.
+// double, whose registers are twice as many), 4 of a pack; never more than a batch has, as the
+// steps past a batch load x for nothing.
 template <class Args>
 inline constexpr int kLoadsInFlight = Args::kVectorsPerLane > 1 ||
                                               sizeof(typename Args::value_type) >= 16
                                           ? 4
                                           : 8;
 template <class Args>
+inline constexpr int kStepsPerBatch = kEntriesPerLane<Args>* Args::kVectors / Args::kVectorsPerLane;
+template <class Args>
 inline constexpr int kStepsInFlight =
-    kLoadsInFlight<Args> < Args::kVectors ? kLoadsInFlight<Args> : Args::kVectors;
+    kLoadsInFlight<Args> < kStepsPerBatch<Args> ? kLoadsInFlight<Args> : kStepsPerBatch<Args>;
 
 // Where a lane sits in its group of slots * (Width / pack) lanes: lane = slot * (Width / pack) +
 // vector / pack. Worked out once per kernel with shifts, as is the column of x its pack reads: the
@@ -48,7 +63,7 @@ struct GroupLane {
   static constexpr int kPack = Args::kVectorsPerLane;
   static constexpr int kLanesPerSlot = Args::kVectors / kPack;
   int lanes;
-  int batch_entries;  // slots * Width: a pack of entries a lane, whatever the pack
+  int batch_entries;  // lanes * kEntriesPerLane
   int slot_shift;     // log2(slots), spelled with Args:: below: __ffs exists in device code only
   int lane;
   int slot;
@@ -58,7 +73,7 @@ struct GroupLane {
 
   __device__ GroupLane(const Args& args, int slots, int lane_in_group)
       : lanes(slots * kLanesPerSlot),
-        batch_entries(lanes * kPack),
+        batch_entries(lanes * kEntriesPerLane<Args>),
         slot_shift(__ffs(lanes / (Args::kVectors / Args::kVectorsPerLane)) - 1),
         lane(lane_in_group),
         slot(lane_in_group / kLanesPerSlot),
@@ -70,12 +85,10 @@ struct GroupLane {
 template <class Args>
 using LaneSums = Pack<typename Args::value_type, Args::kVectorsPerLane>;
 
-// A lane's entries of a batch: entry lane + j * lanes of the batch in place j (one entry a lane
-// for one vector a lane; a pack's lane holds as many entries as vectors, so that a batch is
-// slots * Width entries, a row as few batches, whatever the pack).
+// A lane's entries of a batch (kEntriesPerLane): entry lane + j * lanes of the batch in place j.
 template <class Args>
 struct LaneEntries {
-  static constexpr int kCount = Args::kVectorsPerLane;
+  static constexpr int kCount = kEntriesPerLane<Args>;
   typename Args::ordinal_type column[kCount];
   typename Args::value_type value[kCount];
 
@@ -126,7 +139,7 @@ __device__ inline void multiply_batch(const Args& args, const GroupLane<Args>& m
         for (int v = 0; v < kPack; ++v) sums.part[v] += values[s] * xs[s].part[v];
       }
     }
-    if constexpr (kPack > 1) {
+    if constexpr (LaneEntries<Args>::kCount > 1) {
       if (kSteps >= kLanesPerSlot) {
         entries.drop(kSteps / kLanesPerSlot);
       } else if (((first + kSteps) & (kLanesPerSlot - 1)) == 0) {
