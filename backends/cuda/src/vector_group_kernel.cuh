@@ -4,15 +4,15 @@
 // slots); a slot's lanes each multiply a pack of Args::kVectorsPerLane neighbouring vectors (one,
 // or 2 doubles / 4 floats of a contiguous x row read at once: vector_pack.cuh), so lane = slot *
 // (Width / pack) + vector / pack, and a slot's lanes read x(column, 0..Width) together (one
-// contiguous read in LayoutRight). The group loads one entry per lane at once (coalesced), hands
-// them to the slots by shuffles, and issues the x loads of several steps together; at the end the
-// slots' sums are added in a fixed tree order: deterministic, like every kernel here, and the same
-// bits whatever the pack, since the slots and their order do not depend on it. A group takes
-// kGroupRows rows in turn, their starts and first entries loaded together, so that a row's DRAM
-// round trips overlap its neighbour's. Rows longer than `longest_own_row` are skipped:
-// long_row_chunks.cuh shares them out over warps. Measured on an H100 (fp64, k = 8, one vector a
-// lane, perf_tests/NOTES.md): 1, 2 and 4 rows per group ran the 27-point stencil in LayoutRight in
-// 3.25, 2.48 and 2.52 ms, uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
+// contiguous read in LayoutRight). The group loads a batch of entries at once (kEntriesPerLane a
+// lane, coalesced), hands them to the slots by shuffles, and issues the x loads of several steps
+// together; at the end the slots' sums are added in a fixed tree order: deterministic, like every
+// kernel here, and the same bits whatever the pack, since the slots and their order do not depend
+// on it. A group takes kGroupRows rows in turn, their starts and first entries loaded together, so
+// that a row's DRAM round trips overlap its neighbour's. Rows longer than `longest_own_row` are
+// skipped: long_row_chunks.cuh shares them out over warps. Measured on an H100 (fp64, k = 8, one
+// vector a lane, perf_tests/NOTES.md): 1, 2 and 4 rows per group ran the 27-point stencil in
+// LayoutRight in 3.25, 2.48 and 2.52 ms, uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
 
 #include <cuda_runtime_api.h>
 
