@@ -27,18 +27,19 @@ namespace kspmv::cuda::detail {
 inline constexpr int kVectorGroupBlockThreads = 256;
 inline constexpr int kGroupRows = 2;
 
+// Lanes of a slot: one for each pack of the Width vectors.
+template <class Args>
+inline constexpr int kLanesPerSlot = Args::kVectors / Args::kVectorsPerLane;
+
 // Entries a lane holds of each batch: one entry per vector of its pack, and at least 8 steps' worth
 // (8 / (Width / pack)) for narrow groups, so that a batch of a row is slots * max(Width, 8 * pack)
 // entries and a row takes few batches in turn. Measured on an H100 (perf_tests/NOTES.md, "Several
 // vectors a lane"): with one entry a lane, the stencil at k = 4 in fp32 (2 slots of 1 lane, 4
 // batches a row) ran 0.997 ms against 0.726 at k = 8 (2 batches a row).
 template <class Args>
-inline constexpr int kEntriesPerLane = Args::kVectors / Args::kVectorsPerLane >= 8
-                                           ? Args::kVectorsPerLane
-                                           : (8 * Args::kVectorsPerLane / Args::kVectors >
-                                                      Args::kVectorsPerLane
-                                                  ? 8 * Args::kVectorsPerLane / Args::kVectors
-                                                  : Args::kVectorsPerLane);
+inline constexpr int kEntriesPerLane =
+    8 / kLanesPerSlot<Args> > Args::kVectorsPerLane ? 8 / kLanesPerSlot<Args>
+                                                    : Args::kVectorsPerLane;
 
 // Steps of a batch whose x loads are in flight together: 8 (4 for complex double, whose registers
 // are twice as many), packs included; never more than a batch has, as the steps past a batch load x
@@ -61,7 +62,6 @@ template <class Args>
 struct GroupLane {
   using T = typename Args::value_type;
   static constexpr int kPack = Args::kVectorsPerLane;
-  static constexpr int kLanesPerSlot = Args::kVectors / kPack;
   int lanes;
   int batch_entries;  // lanes * kEntriesPerLane
   int slot_shift;     // log2(slots), spelled with Args:: below: __ffs exists in device code only
@@ -72,12 +72,12 @@ struct GroupLane {
   const T* x_column;  // x(0, vector); vector 0's where inactive, so that every lane may load
 
   __device__ GroupLane(const Args& args, int slots, int lane_in_group)
-      : lanes(slots * kLanesPerSlot),
+      : lanes(slots * kLanesPerSlot<Args>),
         batch_entries(lanes * kEntriesPerLane<Args>),
         slot_shift(__ffs(lanes / (Args::kVectors / Args::kVectorsPerLane)) - 1),
         lane(lane_in_group),
-        slot(lane_in_group / kLanesPerSlot),
-        vector(lane_in_group % kLanesPerSlot * kPack),
+        slot(lane_in_group / kLanesPerSlot<Args>),
+        vector(lane_in_group % kLanesPerSlot<Args> * kPack),
         active(vector < args.num_vectors),
         x_column(args.x + (active ? vector * args.x_col_stride : 0)) {}
 };
@@ -114,7 +114,7 @@ __device__ inline void multiply_batch(const Args& args, const GroupLane<Args>& m
   using T = typename Args::value_type;
   constexpr int kSteps = kStepsInFlight<Args>;
   constexpr int kPack = Args::kVectorsPerLane;
-  constexpr int kLanesPerSlot = GroupLane<Args>::kLanesPerSlot;
+  constexpr int kSlotLanes = kLanesPerSlot<Args>;
   // The same number of steps in every lane of the warp, as the shuffles need.
   const int steps = (warp_max(batch_length) + (1 << me.slot_shift) - 1) >> me.slot_shift;
   for (int first = 0; first < steps; first += kSteps) {
@@ -123,9 +123,9 @@ __device__ inline void multiply_batch(const Args& args, const GroupLane<Args>& m
     bool taken[kSteps];
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
-      const int place = kSteps > kLanesPerSlot ? s / kLanesPerSlot : 0;
+      const int place = kSteps > kSlotLanes ? s / kSlotLanes : 0;
       const int step = first + s;
-      const int source = ((step & (kLanesPerSlot - 1)) << me.slot_shift) + me.slot;
+      const int source = ((step & (kSlotLanes - 1)) << me.slot_shift) + me.slot;
       const auto source_column =
           static_cast<std::int64_t>(shuffle(entries.column[place], source, me.lanes));
       values[s] = shuffle(entries.value[place], source, me.lanes);
@@ -140,9 +140,9 @@ __device__ inline void multiply_batch(const Args& args, const GroupLane<Args>& m
       }
     }
     if constexpr (LaneEntries<Args>::kCount > 1) {
-      if (kSteps >= kLanesPerSlot) {
-        entries.drop(kSteps / kLanesPerSlot);
-      } else if (((first + kSteps) & (kLanesPerSlot - 1)) == 0) {
+      if (kSteps >= kSlotLanes) {
+        entries.drop(kSteps / kSlotLanes);
+      } else if (((first + kSteps) & (kSlotLanes - 1)) == 0) {
         entries.drop(1);
       }
     }
@@ -194,7 +194,7 @@ __device__ inline void multiply_entries(const Args& args, const GroupLane<Args>&
 // then slots / 4, ...): the totals are in the group's first slot.
 template <class Args>
 __device__ inline void add_slots(LaneSums<Args>& sums, const GroupLane<Args>& me) {
-  for (int offset = me.lanes / 2; offset >= GroupLane<Args>::kLanesPerSlot; offset /= 2) {
+  for (int offset = me.lanes / 2; offset >= kLanesPerSlot<Args>; offset /= 2) {
 #pragma unroll
     for (int v = 0; v < Args::kVectorsPerLane; ++v) {
       sums.part[v] += shuffle_down(sums.part[v], offset, me.lanes);
@@ -213,7 +213,7 @@ __device__ inline void store_sums(const Args& args, const GroupLane<Args>& me, s
 template <class Args>
 __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     vector_group_spmv_kernel(Args args, int slots, std::int64_t longest_own_row) {
-  const int lanes = slots * GroupLane<Args>::kLanesPerSlot;
+  const int lanes = slots * kLanesPerSlot<Args>;
   const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   const std::int64_t first_row = (thread >> (__ffs(lanes) - 1)) * kGroupRows;
   const GroupLane<Args> me(args, slots, static_cast<int>(threadIdx.x) & (lanes - 1));
@@ -255,7 +255,7 @@ template <class Args>
 void launch_vector_group(const Args& args, int slots, std::int64_t longest_own_row,
                          cudaStream_t stream) {
   const std::int64_t groups = (args.num_rows + kGroupRows - 1) / kGroupRows;
-  const std::int64_t threads = groups * slots * GroupLane<Args>::kLanesPerSlot;
+  const std::int64_t threads = groups * slots * kLanesPerSlot<Args>;
   const auto blocks =
       static_cast<unsigned>((threads + kVectorGroupBlockThreads - 1) / kVectorGroupBlockThreads);
   vector_group_spmv_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(args, slots,
