@@ -18,17 +18,11 @@ struct Pack {
   T part[N];
 };
 
-// The CUDA vector type of N elements of T (N > 1).
+// The CUDA vector type of N elements of T (N > 1): a complex value's pair for two.
 template <class T, int N>
 struct packed_load_type;
-template <>
-struct packed_load_type<double, 2> {
-  using type = double2;
-};
-template <>
-struct packed_load_type<float, 2> {
-  using type = float2;
-};
+template <class T>
+struct packed_load_type<T, 2> : pair_of<T> {};
 template <>
 struct packed_load_type<float, 4> {
   using type = float4;
