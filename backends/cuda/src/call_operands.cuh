@@ -99,8 +99,9 @@ bool product_needed(const CsrMatrix<MatrixScalar, Ordinal, Offset>& A, Scalar al
   return false;
 }
 
-// The most vectors one launch multiplies: a warp, one vector per lane (vector_group_kernel.cuh
-// keeps one sum per thread whatever the width, so wider groups cost no registers).
+// The most vectors one launch multiplies: a warp, one vector (or one pack) per lane
+// (vector_group_kernel.cuh keeps a pack's sums per thread whatever the width, so wider groups cost
+// no registers).
 inline constexpr int kMaxVectorsPerLaunch = 32;
 
 // Whether a lane may read `pack` of the `count` vectors of x at once: x's rows contiguous, every
