@@ -2,9 +2,9 @@
 // Long rows of a rank-2 call. The group kernel (vector_group_kernel.cuh) walks a row with one group
 // of lanes, so a row of 200,000 entries would keep one group busy while the rest of the GPU idles.
 // Rows longer than kLongRowEntries are therefore left to this kernel: the plan cuts each into
-// chunks (a table made once, at plan time), a warp multiplies one chunk for every vector of the
-// group and stores its piece, and the last warp of a row to arrive adds the row's pieces in chunk
-// order and writes y: no floating-point atomics, bitwise reproducible.
+// chunks (a table made once, at plan time), a group of lanes (kChunkLanes) multiplies one chunk
+// for every vector of the group and stores its piece, and the last group of a row to arrive adds
+// the row's pieces in chunk order and writes y: no floating-point atomics, bitwise reproducible.
 
 #include <cuda_runtime_api.h>
 
@@ -77,43 +77,61 @@ __global__ void list_long_rows_kernel(const Offset* row_map, std::int64_t num_ro
   }
 }
 
-// A warp per chunk: lane = slot * Width + vector, as in the group kernel (one vector a lane), over
-// 32 lanes.
+// Lanes that multiply one chunk: the group kernel's lanes for 32 / Width slots (a warp with one
+// vector a lane; 32 / pack lanes, pack chunks a warp, where lanes read packs of vectors), so that a
+// chunk's sums are added in the same order whatever the pack.
+template <class Args>
+inline constexpr int kChunkLanes = 32 / Args::kVectorsPerLane;
+
 template <class Args>
 __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     long_row_chunks_kernel(Args args, LongRowChunks<typename Args::value_type> chunks) {
-  static_assert(Args::kVectorsPerLane == 1);
-  using T = typename Args::value_type;
   constexpr int kWidth = Args::kVectors;
-  constexpr int kLanes = 32;
-  const std::int64_t chunk =
-      (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / kLanes;
-  if (chunk >= chunks.num_chunks) return;  // the whole warp
-  const int lane = static_cast<int>(threadIdx.x) % kLanes;
-  const GroupLane<Args> me(args, kLanes / kWidth, lane);
-  const std::int64_t owner = chunks.chunk_rows[chunk];
-  const LongRow long_row = chunks.rows[owner];
-  const std::int64_t begin =
-      args.row_begin(long_row.row) + (chunk - long_row.first_chunk) * chunks.chunk_entries;
-  const std::int64_t end = min(begin + chunks.chunk_entries, args.row_begin(long_row.row + 1));
+  constexpr int kLanes = kChunkLanes<Args>;
+  const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  const std::int64_t chunk = thread / kLanes;
+  const int lane = static_cast<int>(thread % kLanes);
+  // The chunk's lanes within the warp: they stay together to the end (a chunk is listed or not).
+  const unsigned chunk_mask = static_cast<unsigned>((1ull << kLanes) - 1)
+                              << (threadIdx.x % 32 / kLanes * kLanes);
+  const GroupLane<Args> me(args, 32 / kWidth, lane);
+  // A chunk past the table's end still takes part, with no entries: the shuffles need the warp.
+  const bool listed = chunk < chunks.num_chunks;
+  const std::int64_t owner = listed ? chunks.chunk_rows[chunk] : 0;
+  const LongRow long_row = listed ? chunks.rows[owner] : LongRow{0, 0, 0};
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  if (listed) {
+    begin = args.row_begin(long_row.row) + (chunk - long_row.first_chunk) * chunks.chunk_entries;
+    end = min(begin + chunks.chunk_entries, args.row_begin(long_row.row + 1));
+  }
   LaneSums<Args> sums{};
   multiply_entries(args, me, begin, end, sums);
   add_slots(sums, me);
-  if (me.slot == 0) chunks.pieces[chunk * kWidth + me.vector] = sums.part[0];
-  __threadfence();  // every lane that stored a piece, before lane 0 counts the warp in
-  __syncwarp();
+  if (!listed) return;
+  if (me.slot == 0) {
+#pragma unroll
+    for (int v = 0; v < Args::kVectorsPerLane; ++v) {
+      chunks.pieces[chunk * kWidth + me.vector + v] = sums.part[v];
+    }
+  }
+  __threadfence();  // every lane that stored a piece, before lane 0 counts the chunk in
+  __syncwarp(chunk_mask);
   int arrived = 0;
   if (lane == 0) arrived = atomicAdd(chunks.arrivals + owner, 1);
-  arrived = __shfl_sync(0xffffffffu, arrived, 0);
+  arrived = __shfl_sync(chunk_mask, arrived, 0, kLanes);
   if (arrived != long_row.num_chunks - 1) return;
   __threadfence();
   if (me.slot == 0 && me.active) {
-    T total{};
-    for (std::int64_t c = long_row.first_chunk; c < long_row.first_chunk + long_row.num_chunks;
-         ++c) {
-      total += load_coherent(chunks.pieces + c * kWidth + me.vector);
+#pragma unroll
+    for (int v = 0; v < Args::kVectorsPerLane; ++v) {
+      typename Args::value_type total{};
+      for (std::int64_t c = long_row.first_chunk; c < long_row.first_chunk + long_row.num_chunks;
+           ++c) {
+        total += load_coherent(chunks.pieces + c * kWidth + me.vector + v);
+      }
+      args.store(long_row.row, me.vector + v, total);
     }
-    args.store(long_row.row, me.vector, total);
   }
   if (lane == 0) chunks.arrivals[owner] = 0;
 }
@@ -123,12 +141,10 @@ void launch_long_row_chunks(const Args& args,
                             const LongRowChunks<typename Args::value_type>& chunks,
                             cudaStream_t stream) {
   if (chunks.num_chunks == 0) return;
-  constexpr int kWarpsPerBlock = kVectorGroupBlockThreads / 32;
+  const std::int64_t threads = chunks.num_chunks * kChunkLanes<Args>;
   const auto blocks =
-      static_cast<unsigned>((chunks.num_chunks + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  // One vector a lane: a chunk's slots are then those of the group kernel's packs too.
-  long_row_chunks_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(
-      args.with_one_vector_per_lane(), chunks);
+      static_cast<unsigned>((threads + kVectorGroupBlockThreads - 1) / kVectorGroupBlockThreads);
+  long_row_chunks_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(args, chunks);
 }
 
 }  // namespace kspmv::cuda::detail

@@ -133,11 +133,6 @@ struct VectorGroupArguments : Single {
     if (!this->beta_is_zero) prefetch_to_l2(this->y + row * this->y_stride + vector * y_col_stride);
   }
 
-  // The same vectors, one a lane.
-  VectorGroupArguments<Width, Single> with_one_vector_per_lane() const {
-    return {static_cast<const Single&>(*this), x_col_stride, y_col_stride, num_vectors};
-  }
-
   // y(row, vector) = alpha * row_sum + beta * y(row, vector)
   __device__ void store(std::int64_t row, int vector, T row_sum) const {
     T* target = this->y + row * this->y_stride + vector * y_col_stride;
