@@ -525,14 +525,13 @@ struct PlanState {
   // 16 random columns a row, LayoutRight, 1.04 ms with 2 slots and 1.11 with 1.
   int group_slots(int width, bool x_rows_contiguous) const {
     const bool latency_bound = num_entries() < policy.latency_bound_entries;
-    const bool few_rows = num_rows() * (32 / kGroupRows) <=
-                          current_device_facts().multiprocessors * kFewRowsThreadsPerSm;
     int slots = 1;
     if (chosen == Algorithm::Scalar) {
       slots = 1;
-    } else if (chosen == Algorithm::Vector &&
-               (requested == Algorithm::Vector || (latency_bound && !few_rows))) {
+    } else if (chosen == Algorithm::Vector && requested == Algorithm::Vector) {
       slots = std::max(1, vector_lanes / width);
+    } else if (chosen == Algorithm::Vector && latency_bound) {
+      slots = resident_group_slots(width, x_rows_contiguous);
     } else if (latency_bound) {
       slots = 32 / width;
     } else {
@@ -548,6 +547,20 @@ struct PlanState {
   // rows (ca-GrQc 16.5 -> 7.9 us, add32 9.8 -> 5.0, bcspwr10 6.5 -> 5.0) and lost from 7,920
   // (commanche_dual 4.9 -> 5.8, Pd 4.5 -> 5.8, bfly 7.5 -> 21.8, delaunay_n16 11.5 -> 28.3).
   static constexpr std::int64_t kFewRowsThreadsPerSm = 768;
+
+  // Auto's Vector on a latency-bound matrix: the most slots whose threads the GPU holds at once
+  // (kFewRowsThreadsPerSm a SM), at least Vector's lanes, at most a warp's worth of lanes a row. The
+  // threads count a slot's lanes as packs of vectors where x's rows are contiguous (as most such
+  // calls read them), so that the slots, and the sums' order, never depend on x's alignment.
+  int resident_group_slots(int width, bool x_rows_contiguous) const {
+    const int pack = x_rows_contiguous ? std::min(width, kLargestPack<T>) : 1;
+    const std::int64_t groups = (num_rows() + kGroupRows - 1) / kGroupRows;
+    const std::int64_t resident =
+        current_device_facts().multiprocessors * kFewRowsThreadsPerSm;
+    int slots = std::max(1, vector_lanes / width);
+    while (slots * width < 32 && groups * 2 * slots * (width / pack) <= resident) slots *= 2;
+    return slots;
+  }
 
   template <class Args>
   void launch_single(const Args& args, cudaStream_t stream) const {
