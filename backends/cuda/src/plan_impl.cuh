@@ -511,18 +511,18 @@ struct PlanState {
 
   // Slots per row of the group kernel, `width` vectors at a time (a slot is `width` lanes, or
   // fewer where each lane takes a pack of vectors: the slots, and so the sums' order, are the
-  // same). One slot for Scalar; Vector's own lanes (CUSP's rule) where Vector was asked for, or
-  // where Auto chose it for a latency-bound matrix with many rows. A latency-bound matrix (a few
-  // microseconds a call) otherwise takes a warp per row, the most slots: its calls wait on each
-  // row's chain of loads (kFewRowsThreadsPerSm says when Auto's Vector does too). Otherwise (Auto's
-  // Vector on a bandwidth-bound matrix too: with x rows contiguous and a mean of 64 or more this
-  // gives Vector's lanes) as many slots as the mean row holds 8 entries (x rows contiguous:
-  // LayoutRight, or LayoutLeft through the row-major copy) or 16 (LayoutLeft read in place, whose
-  // gathers from separate columns wait longer), in powers of two. Fewer slots mean fewer steps
-  // whose cost is the row's (its sums added across slots, its loads, its stores) but fewer entries
-  // in flight. Measured on an H100, fp64, k = 8 (perf_tests/NOTES.md, "instruction diet"): 27-point
-  // stencil LayoutRight 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67;
-  // 16 random columns a row, LayoutRight, 1.04 ms with 2 slots and 1.11 with 1.
+  // same). One slot for Scalar; Vector's own lanes (CUSP's rule) where Vector was asked for. A
+  // latency-bound matrix (a few microseconds a call) waits on each row's chain of loads, so it
+  // takes more: a warp per row, the most slots, or where Auto chose Vector for it, as many as the
+  // GPU's resident threads hold (resident_group_slots). Otherwise (Auto's Vector on a
+  // bandwidth-bound matrix too: with x rows contiguous and a mean of 64 or more this gives Vector's
+  // lanes) as many slots as the mean row holds 8 entries (x rows contiguous: LayoutRight, or
+  // LayoutLeft through the row-major copy) or 16 (LayoutLeft read in place, whose gathers from
+  // separate columns wait longer), in powers of two. Fewer slots mean fewer steps whose cost is the
+  // row's (its sums added across slots, its loads, its stores) but fewer entries in flight.
+  // Measured on an H100, fp64, k = 8 (perf_tests/NOTES.md, "instruction diet"): 27-point stencil
+  // LayoutRight 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1 slots, LayoutLeft 3.07 / 2.97 / 2.67; 16
+  // random columns a row, LayoutRight, 1.04 ms with 2 slots and 1.11 with 1.
   int group_slots(int width, bool x_rows_contiguous) const {
     const bool latency_bound = num_entries() < policy.latency_bound_entries;
     int slots = 1;
@@ -541,24 +541,29 @@ struct PlanState {
     return slots;
   }
 
-  // A warp per row, as long as the group kernel's threads stay under this many per SM. Measured
-  // on an H100 (fp64, k = 8, the quick suite's latency-bound matrices that Auto gives to Vector;
-  // perf_tests/NOTES.md "Rank-2 calls on small irregular matrices"): a warp per row won up to 5,300
-  // rows (ca-GrQc 16.5 -> 7.9 us, add32 9.8 -> 5.0, bcspwr10 6.5 -> 5.0) and lost from 7,920
+  // The group kernel's threads a SM holds at once, about (its registers allow 3 blocks of 256 at
+  // 80, 4 at 58). Measured on an H100 (fp64, k = 8, the quick suite's latency-bound matrices that
+  // Auto gives to Vector; perf_tests/NOTES.md "Rank-2 calls on small irregular matrices"), one
+  // vector a lane: a warp per row won while its threads stayed within it, up to 5,300 rows
+  // (ca-GrQc 16.5 -> 7.9 us, add32 9.8 -> 5.0, bcspwr10 6.5 -> 5.0), and lost from 7,920
   // (commanche_dual 4.9 -> 5.8, Pd 4.5 -> 5.8, bfly 7.5 -> 21.8, delaunay_n16 11.5 -> 28.3).
-  static constexpr std::int64_t kFewRowsThreadsPerSm = 768;
+  static constexpr std::int64_t kResidentGroupThreadsPerSm = 768;
 
-  // Auto's Vector on a latency-bound matrix: the most slots whose threads the GPU holds at once
-  // (kFewRowsThreadsPerSm a SM), at least Vector's lanes, at most a warp's worth of lanes a row. The
-  // threads count a slot's lanes as packs of vectors where x's rows are contiguous (as most such
-  // calls read them), so that the slots, and the sums' order, never depend on x's alignment.
+  // Auto's Vector on a latency-bound matrix: the most slots whose threads stay within the resident
+  // ones, at least Vector's lanes, at most a warp's worth of lanes a row. The threads count a
+  // slot's lanes as packs of vectors where x's rows are contiguous (as most such calls read them),
+  // so that the slots, and the sums' order, never depend on x's alignment. Measured on an H100
+  // (fp64, k = 8, perf_tests/NOTES.md "Slots for the resident threads"): bayer10 LayoutRight took 2
+  // slots instead of 1 and 5.5-5.7 us instead of 7.6; commanche_dual lost 3-13% at 4 slots
+  // (LayoutRight) and 2 (LayoutLeft).
   int resident_group_slots(int width, bool x_rows_contiguous) const {
     const int pack = x_rows_contiguous ? std::min(width, kLargestPack<T>) : 1;
     const std::int64_t groups = (num_rows() + kGroupRows - 1) / kGroupRows;
+    const auto threads = [&](int slots) { return groups * slots * (width / pack); };
     const std::int64_t resident =
-        current_device_facts().multiprocessors * kFewRowsThreadsPerSm;
+        current_device_facts().multiprocessors * kResidentGroupThreadsPerSm;
     int slots = std::max(1, vector_lanes / width);
-    while (slots * width < 32 && groups * 2 * slots * (width / pack) <= resident) slots *= 2;
+    while (slots * width < 32 && threads(2 * slots) <= resident) slots *= 2;
     return slots;
   }
 
