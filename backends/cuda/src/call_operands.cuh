@@ -126,7 +126,7 @@ void launch_group(const Single& single, std::int64_t x_col_stride, std::int64_t 
       launch_group<Width / 2>(single, x_col_stride, y_col_stride, count, launch);
       return;
     }
-    constexpr int kPack = std::min(Width, kLargestPack<typename Single::value_type>);
+    constexpr int kPack = pack_for_width<typename Single::value_type>(Width);
     if constexpr (kPack > 1) {
       if (reads_x_in_packs<kPack>(single, x_col_stride, count)) {
         launch(

@@ -557,7 +557,7 @@ struct PlanState {
   // slots instead of 1 and 5.5-5.7 us instead of 7.6; commanche_dual lost 3-13% at 4 slots
   // (LayoutRight) and 2 (LayoutLeft).
   int resident_group_slots(int width, bool x_rows_contiguous) const {
-    const int pack = x_rows_contiguous ? std::min(width, kLargestPack<T>) : 1;
+    const int pack = x_rows_contiguous ? pack_for_width<T>(width) : 1;
     const std::int64_t groups = (num_rows() + kGroupRows - 1) / kGroupRows;
     const auto threads = [&](int slots) { return groups * slots * (width / pack); };
     const std::int64_t resident =

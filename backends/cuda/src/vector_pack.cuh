@@ -13,6 +13,12 @@ namespace kspmv::cuda::detail {
 template <class T>
 inline constexpr int kLargestPack = std::is_arithmetic_v<T> ? 16 / static_cast<int>(sizeof(T)) : 1;
 
+// The vectors a lane of a group of `width` reads at once where x's rows allow packs.
+template <class T>
+constexpr int pack_for_width(int width) {
+  return width < kLargestPack<T> ? width : kLargestPack<T>;
+}
+
 template <class T, int N>
 struct Pack {
   T part[N];
