@@ -45,18 +45,27 @@ class CudaColumnDeltasTest : public ::testing::Test {
     return csr_with_row_lengths<MatrixScalar, Ordinal, Offset>(rows, cols, length, stride, rng);
   }
 
+  // Rows whose pattern is symmetric (A^T mirrors A), of `shape` before the mirror's entries join.
+  Csr symmetric_rows(std::int64_t rows, RowShape shape) {
+    return kspmv::testing::symmetric_pattern_csr<MatrixScalar, Ordinal, Offset>(rows, shape, rng);
+  }
+
   // A plan for `algorithm` that may keep deltas (`options`) and one that reads A's own columns,
-  // one call each from the same operands: y bitwise equal, and equal to the reference. Returns
-  // the first plan's description.
+  // both told whether A's values are constant, one call each from the same operands: y bitwise
+  // equal, and equal to the reference. Returns the first plan's description.
   std::string expect_same_as_own_columns(const Csr& host, Algorithm algorithm, Mode mode,
                                          std::int64_t vectors, Layout layout,
-                                         PlanOptions options = {Compression::Always}) {
+                                         PlanOptions options = {Compression::Always},
+                                         bool values_constant = false) {
     SCOPED_TRACE(to_string(algorithm) + " mode " + to_string(mode) + ", " +
-                 std::to_string(vectors) + " vectors");
+                 std::to_string(vectors) + " vectors" +
+                 (values_constant ? ", values constant" : ""));
     const DeviceCsr<MatrixScalar, Ordinal, Offset> A(host);
     Stream stream;
     PlanType compressed(A.matrix(), algorithm, stream.get(), options);
     PlanType own_columns(A.matrix(), algorithm, stream.get(), {Compression::Never});
+    compressed.set_values_constant(values_constant);
+    own_columns.set_values_constant(values_constant);
     expect_same_results(
         kspmv::testing::widened_csr<Scalar>(host), mode, vectors, layout, stream, rng,
         "differs from the plan that reads A's own columns; " + compressed.describe(),
@@ -133,6 +142,27 @@ TYPED_TEST(CudaColumnDeltasTest, EqualsThePlanOnOwnColumnsBitForBit) {
       }
       this->expect_same_as_own_columns(*A, algorithm, Mode::Transpose, 1, kContiguous);
       this->expect_same_as_own_columns(*A, algorithm, Mode::NoTranspose, 3, kLeft);
+    }
+  }
+}
+
+// Where A^T mirrors A (a symmetric pattern) and A's values are declared constant, modes T and H
+// read A's 16-bit columns with the transposed copy of the values: bitwise the same y as the plan
+// on A's own columns, with entries near the diagonal and rows escaped alike.
+TYPED_TEST(CudaColumnDeltasTest, MirroredTransposedCallsEqualOwnColumnsBitForBit) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  const auto near = this->symmetric_rows(3000, RowShape{0, 40});
+  const auto far = this->symmetric_rows(70000, RowShape{0, 6});
+  for (const auto* A : {&near, &far}) {
+    for (const Algorithm algorithm : {Algorithm::Vector, Algorithm::Scalar}) {
+      for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
+        const std::string plan = this->expect_same_as_own_columns(
+            *A, algorithm, mode, 1, kContiguous, {Compression::Always}, true);
+        EXPECT_TRUE(keeps_deltas(plan)) << plan;
+        EXPECT_EQ(escapes_none(plan), A == &near) << plan;
+        EXPECT_NE(plan.find("A's pattern is symmetric"), std::string::npos) << plan;
+      }
     }
   }
 }

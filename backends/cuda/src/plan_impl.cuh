@@ -179,9 +179,11 @@ struct PlanState {
         delta_workspace = {};
         column_deltas = {};
       } else {
-        columns_note = "16 bits an entry, its distance from its row (" +
-                       std::to_string(escaped_rows) + " of " + std::to_string(num_rows()) +
-                       " rows escaped to A's own), for one-vector calls in modes N and C";
+        columns_note =
+            "16 bits an entry, its distance from its row (" + std::to_string(escaped_rows) +
+            " of " + std::to_string(num_rows()) +
+            " rows escaped to A's own), for one-vector calls in modes N and C, and in T and H "
+            "where A^T mirrors A and the values are declared constant";
       }
     }
   }
@@ -782,12 +784,26 @@ void Plan<Scalar, Ordinal, Offset, MatrixScalar>::apply(Mode mode, Scalar alpha,
   detail::check_call_operands("kspmv::cuda::Plan::apply", mode, A, x, y);
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
   const DenseBlock<const Scalar> x_read = s.x_as_read(x, stream);
+  // One-vector calls over A's rows read the plan's 16-bit columns where it keeps them.
+  const bool reads_deltas = s.column_deltas.deltas != nullptr && y.num_vectors == 1;
+  const auto launch_reading_deltas = [&](const MatrixScalar* values) {
+    detail::launch_per_vector<false, 1, true>(
+        s.num_rows(), A.row_map, A.entries, values, static_cast<const Offset*>(nullptr), mode,
+        alpha, x_read, beta, y, 1, [&](const auto& args) { s.launch_reading_deltas(args, stream); },
+        s.column_deltas);
+  };
   if (is_transposed(mode)) {
     auto& t = s.transposed_plan(stream);
     const auto& plan_t = s.transposed_state();
     const auto launch_t = [&](const auto& args) { plan_t.launch(args, stream); };
     if (s.values_constant) {
       s.refresh_transposed_values(A.values, stream);
+      if (&plan_t == &s && reads_deltas) {
+        // A^T mirrors A: its rows have A's columns, read with the transposed copy of the values
+        // (in A's entry order).
+        launch_reading_deltas(t.values.data());
+        return;
+      }
       detail::launch_per_vector<false>(s.num_cols(), plan_t.matrix.row_map, plan_t.matrix.entries,
                                        t.values.data(), static_cast<const Offset*>(nullptr), mode,
                                        alpha, x_read, beta, y, plan_t.vectors_per_pass(x_read),
@@ -799,11 +815,8 @@ void Plan<Scalar, Ordinal, Offset, MatrixScalar>::apply(Mode mode, Scalar alpha,
                                     beta, y, plan_t.vectors_per_pass(x_read), launch_t);
     return;
   }
-  if (s.column_deltas.deltas != nullptr && y.num_vectors == 1) {
-    detail::launch_per_vector<false, 1, true>(
-        s.num_rows(), A.row_map, A.entries, A.values, static_cast<const Offset*>(nullptr), mode,
-        alpha, x_read, beta, y, 1, [&](const auto& args) { s.launch_reading_deltas(args, stream); },
-        s.column_deltas);
+  if (reads_deltas) {
+    launch_reading_deltas(A.values);
     return;
   }
   detail::launch_per_vector<false>(s.num_rows(), A.row_map, A.entries, A.values,
