@@ -49,14 +49,17 @@ const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_cons
 
 // Each of the fp32_fp64 records' fp64 comparison: Auto on the same values stored in double.
 const std::string kDoubleValuesAlgorithm = to_string(Algorithm::Auto) + "_fp64_values";
-// Auto and Vector without the compressed columns their plans may keep (one vector, mode N): the
-// same kernel on A's own columns, so that each pair of records shows what the compressed columns
-// save.
-constexpr Algorithm kOwnColumnsAlgorithms[] = {Algorithm::Auto, Algorithm::Vector};
-std::string own_columns_label(Algorithm algorithm) {
-  return to_string(algorithm) + "_own_columns";
-}
-bool has_own_columns_records(const Operation& operation) {
+// Auto and Vector with the columns their plans read forced (one vector, mode N): the same kernel on
+// A's own columns and on the 16-bit deltas, so that the records show what each form of the columns
+// saves beside Auto's choice (which may be the row patterns).
+constexpr Algorithm kForcedColumnsAlgorithms[] = {Algorithm::Auto, Algorithm::Vector};
+struct ForcedColumns {
+  const char* label;
+  Compression compression;
+};
+constexpr ForcedColumns kForcedColumns[] = {{"_own_columns", Compression::Never},
+                                            {"_column_deltas", Compression::ColumnDeltas}};
+bool has_forced_columns_records(const Operation& operation) {
   return operation.handle && operation.vectors == 1 && !operation.transposed();
 }
 
@@ -163,10 +166,12 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
   for (const Algorithm algorithm : planned_algorithms(operation)) {
     plan_record(add_plan(algorithm), state->A.matrix(), to_string(algorithm));
   }
-  for (const Algorithm algorithm : kOwnColumnsAlgorithms) {
-    if (!has_own_columns_records(operation)) break;
-    plan_record(add_plan(algorithm, {Compression::Never}), state->A.matrix(),
-                own_columns_label(algorithm));
+  for (const Algorithm algorithm : kForcedColumnsAlgorithms) {
+    if (!has_forced_columns_records(operation)) break;
+    for (const ForcedColumns& columns : kForcedColumns) {
+      plan_record(add_plan(algorithm, {columns.compression}), state->A.matrix(),
+                  to_string(algorithm) + columns.label);
+    }
   }
   if (operation.handle && operation.transposed()) {
     auto* plan = add_plan(Algorithm::Auto);
@@ -305,9 +310,10 @@ class CudaDriver final : public Driver {
     if (!operation.handle) labels.push_back("kspmv/" + std::string(to_string(Algorithm::Auto)));
     for (const Algorithm algorithm : planned_algorithms(operation))
       labels.push_back("kspmv/" + to_string(algorithm));
-    for (const Algorithm algorithm : kOwnColumnsAlgorithms) {
-      if (has_own_columns_records(operation))
-        labels.push_back("kspmv/" + own_columns_label(algorithm));
+    for (const Algorithm algorithm : kForcedColumnsAlgorithms) {
+      if (!has_forced_columns_records(operation)) break;
+      for (const ForcedColumns& columns : kForcedColumns)
+        labels.push_back("kspmv/" + to_string(algorithm) + columns.label);
     }
     if (operation.handle && operation.transposed())
       labels.push_back("kspmv/" + kConstantValuesAlgorithm);

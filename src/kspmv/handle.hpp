@@ -62,8 +62,8 @@ class Handle {
   // declared constant).
   std::size_t workspace_bytes() const { return state_.workspace_bytes(); }
   // Bytes of A that one call with one vector in mode N or C reads, in the form the handle's plan
-  // keeps A (on Kokkos::Cuda: the row offsets, the values, and the columns as A's own array or as
-  // the plan's 16-bit copy); empty before the first call and where the backend reads A's CSR
+  // keeps A (on Kokkos::Cuda: the row offsets, the values, and the columns as A's own array or in
+  // the plan's compressed form); empty before the first call and where the backend reads A's CSR
   // arrays as they are (Kokkos Kernels).
   std::optional<std::size_t> matrix_bytes_per_call() const {
     return state_.is_set_up() ? state_.matrix_bytes_per_call() : std::nullopt;

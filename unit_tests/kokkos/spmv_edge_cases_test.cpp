@@ -44,9 +44,11 @@ void check_all(const HostMatrix& host_A, std::mt19937_64& rng) {
   HandleT constant_values;
   constant_values.set_values_constant(true);
   check_modes(host_A, A, constant_values, rng);
-  HandleT compressed;
-  compressed.set_compression(Compression::Always);
-  check_modes(host_A, A, compressed, rng);
+  for (const Compression compression : {Compression::RowPatterns, Compression::ColumnDeltas}) {
+    HandleT compressed;
+    compressed.set_compression(compression);
+    check_modes(host_A, A, compressed, rng);
+  }
   HandleT uncompressed;
   uncompressed.set_compression(Compression::Never);
   uncompressed.set_workspace_limit(0);

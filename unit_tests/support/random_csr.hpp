@@ -124,25 +124,41 @@ HostCsr<Scalar, Ordinal, Offset> one_dense_row_csr(std::int64_t num_rows, std::i
   return B;
 }
 
-// A num_rows x num_cols matrix whose row i holds length(i) entries, in columns
-// (k * stride + i) % num_cols for k = 0, 1, ... (repeated where the row is longer than num_cols),
-// with random values: rows shaped one by one.
-template <class Scalar, class Ordinal, class Offset, class Length>
-HostCsr<Scalar, Ordinal, Offset> csr_with_row_lengths(std::int64_t num_rows, std::int64_t num_cols,
-                                                      Length&& length, std::int64_t stride,
-                                                      std::mt19937_64& rng) {
+// A num_rows x num_cols matrix whose row i holds the columns columns(i) returns (a container of
+// integers, in the order stored), with random values: rows shaped one by one.
+template <class Scalar, class Ordinal, class Offset, class Columns>
+HostCsr<Scalar, Ordinal, Offset> csr_with_columns(std::int64_t num_rows, std::int64_t num_cols,
+                                                  Columns&& columns, std::mt19937_64& rng) {
   HostCsr<Scalar, Ordinal, Offset> A;
   A.num_rows = num_rows;
   A.num_cols = num_cols;
   for (std::int64_t i = 0; i < num_rows; ++i) {
-    const std::int64_t row_length = length(i);
-    for (std::int64_t k = 0; k < row_length; ++k) {
-      A.entries.push_back(static_cast<Ordinal>((k * stride + i) % num_cols));
+    for (const auto column : columns(i)) {
+      A.entries.push_back(static_cast<Ordinal>(column));
       A.values.push_back(random_value<Scalar>(rng));
     }
     A.row_map.push_back(static_cast<Offset>(A.entries.size()));
   }
   return A;
+}
+
+// A num_rows x num_cols matrix whose row i holds length(i) entries, in columns
+// (k * stride + i) % num_cols for k = 0, 1, ... (repeated where the row is longer than num_cols),
+// with random values.
+template <class Scalar, class Ordinal, class Offset, class Length>
+HostCsr<Scalar, Ordinal, Offset> csr_with_row_lengths(std::int64_t num_rows, std::int64_t num_cols,
+                                                      Length&& length, std::int64_t stride,
+                                                      std::mt19937_64& rng) {
+  return csr_with_columns<Scalar, Ordinal, Offset>(
+      num_rows, num_cols,
+      [&](std::int64_t i) {
+        std::vector<std::int64_t> columns(static_cast<std::size_t>(length(i)));
+        for (std::size_t k = 0; k < columns.size(); ++k) {
+          columns[k] = (static_cast<std::int64_t>(k) * stride + i) % num_cols;
+        }
+        return columns;
+      },
+      rng);
 }
 
 // An n x n matrix whose pattern is symmetric (A(j, i) stored wherever A(i, j) is) and whose

@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <string>
 
-#include "column_deltas.cuh"
 #include "cuda_check.hpp"
 #include "device_scalar.cuh"
 #include "kspmv/cuda/operands.hpp"
@@ -145,35 +144,36 @@ void launch_group(const Single& single, std::int64_t x_col_stride, std::int64_t 
 // structure with A's values gathered through value_positions; the values may be MatrixScalar, the
 // single precision counterpart of Scalar). MaxVectorsPerPass (default: the most a launch takes)
 // caps the groups at compile time: 1 for a launch that only has single-vector kernels, and for
-// columns read through the plan's deltas (ColumnDeltas), which only single-vector kernels take.
-template <bool GatheredValues, int MaxVectorsPerPass = 0, bool ColumnDeltas = false, class Scalar,
-          class MatrixScalar, class Ordinal, class Offset, class Launch>
+// columns read through the plan's compressed copy (Columns other than Own), which only
+// single-vector kernels take.
+template <bool GatheredValues, int MaxVectorsPerPass = 0, ColumnSource Columns = ColumnSource::Own,
+          class Scalar, class MatrixScalar, class Ordinal, class Offset, class Launch>
 void launch_per_vector(std::int64_t num_rows, const Offset* row_map, const Ordinal* entries,
                        const MatrixScalar* values, const Offset* value_positions, Mode mode,
                        Scalar alpha, const DenseBlock<const Scalar>& x, Scalar beta,
                        const DenseBlock<Scalar>& y, int vectors_per_pass, Launch&& launch,
-                       ColumnDeltaArrays deltas = {}) {
-  static_assert(!ColumnDeltas || MaxVectorsPerPass == 1);
+                       CompressedColumns compressed = {}) {
+  static_assert(Columns == ColumnSource::Own || MaxVectorsPerPass == 1);
   using T = device_t<Scalar>;
   constexpr int kMaxWidth = MaxVectorsPerPass > 0 ? MaxVectorsPerPass : kMaxVectorsPerLaunch;
   const std::int64_t per_pass = std::clamp(vectors_per_pass, 1, kMaxWidth);
   for (std::int64_t first = 0; first < y.num_vectors;) {
     const auto count = static_cast<int>(std::min(per_pass, y.num_vectors - first));
-    const SpmvArguments<T, Ordinal, Offset, GatheredValues, device_t<MatrixScalar>, ColumnDeltas>
-        single{num_rows,
-               row_map,
-               entries,
-               to_device(values),
-               to_device(x.data) + first * x.col_stride,
-               x.row_stride,
-               to_device(y.data) + first * y.col_stride,
-               y.row_stride,
-               to_device(alpha),
-               to_device(beta),
-               beta == Scalar(0),
-               is_conjugated(mode),
-               value_positions,
-               deltas};
+    const SpmvArguments<T, Ordinal, Offset, GatheredValues, device_t<MatrixScalar>, Columns> single{
+        num_rows,
+        row_map,
+        entries,
+        to_device(values),
+        to_device(x.data) + first * x.col_stride,
+        x.row_stride,
+        to_device(y.data) + first * y.col_stride,
+        y.row_stride,
+        to_device(alpha),
+        to_device(beta),
+        beta == Scalar(0),
+        is_conjugated(mode),
+        value_positions,
+        compressed};
     launch_group<kMaxWidth>(single, x.col_stride, y.col_stride, count, launch);
     KSPMV_CUDA_CHECK(cudaGetLastError());
     first += count;

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "adaptive_kernel.cuh"
 #include "call_operands.cuh"
@@ -27,6 +28,8 @@
 #include "long_row_chunks.cuh"
 #include "merge_path_kernel.cuh"
 #include "row_major_copy_kernel.cuh"
+#include "row_pattern_dictionary.hpp"
+#include "row_patterns.cuh"
 #include "row_statistics.cuh"
 #include "scalar_kernel.cuh"
 #include "transpose.hpp"
@@ -88,11 +91,13 @@ struct PlanState {
   // Rank-2 x whose rows are not contiguous (LayoutLeft, strided), copied row after row for the
   // group kernel (reads_x_through_row_major_copy); made at the first call that needs it.
   DeviceBuffer<Scalar> row_major_x;
-  // The 16-bit copy of A's columns (column_deltas.cuh) where keep_column_deltas() made one (empty
-  // otherwise); columns_note says which, and why, for describe().
-  DeviceBuffer<unsigned char> delta_workspace;
-  ColumnDeltaArrays column_deltas;
-  std::int64_t escaped_rows = 0;
+  // The compressed copy of A's columns (row_patterns.cuh, column_deltas.cuh) where
+  // keep_compressed_columns() made one (column_source Own otherwise); columns_note says which, and
+  // why, for describe().
+  DeviceBuffer<unsigned char> compressed_workspace;
+  ColumnSource column_source = ColumnSource::Own;
+  CompressedColumns compressed;
+  std::int64_t escaped_rows = 0;  // rows (and their entries) that read A's own columns
   std::int64_t escaped_entries = 0;
   std::string columns_note;
   bool values_constant = false;
@@ -121,32 +126,22 @@ struct PlanState {
     analyse(stream);
     chosen = requested == Algorithm::Auto ? choose() : requested;
     prepare(stream);
-    keep_column_deltas(stream);
+    keep_compressed_columns(stream);
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
-  // Builds the 16-bit copy of A's columns for a kernel that reads each entry's column with its row
-  // (Vector, Scalar) where the options allow it and, under Auto, where it pays: a matrix past the
-  // latency bound (below it a call waits on its chain of loads, not on their bytes) whose sampled
-  // columns lie within 2^15 of the diagonal, with single precision values or on a device of modest
-  // bandwidth a multiprocessor (launch_policy.hpp), once built, at most one entry in
-  // kMostEscapedEntries in an escaped row (which reads A's columns). Not for a cached plan, which
-  // may be used for another structure at the same addresses.
-  void keep_column_deltas(cudaStream_t stream) {
-    constexpr std::int64_t kMostEscapedEntries = 8;
-    const bool automatic = options.compression == Compression::Auto;
-    const double bandwidth_per_sm = current_device_facts().dram_bytes_per_second_per_sm();
-    const auto gigabytes_text = [](double bytes) {
-      std::ostringstream text;
-      text << std::fixed << std::setprecision(1) << bytes * 1e-9;
-      return text.str();
-    };
-    const auto bytes =
-        static_cast<std::size_t>(num_entries() * static_cast<std::int64_t>(sizeof(std::int16_t)) +
-                                 ColumnDeltaArrays::escaped_row_words(num_rows()) *
-                                     static_cast<std::int64_t>(sizeof(std::uint32_t)) +
-                                 2 * static_cast<std::int64_t>(sizeof(unsigned long long)));
-    if (options.compression == Compression::Never) {
+  // At most one entry in this many may lie in a row that reads A's own columns where Auto keeps a
+  // compressed copy.
+  static constexpr std::int64_t kMostEscapedEntries = 8;
+
+  // Builds a compressed copy of A's columns for a kernel that reads each entry's column with its
+  // row (Vector, Scalar) where the options allow it and, under Auto, where it pays: on a matrix
+  // past the latency bound (below it a call waits on its chain of loads, not on their bytes), the
+  // dictionary of row patterns where rows repeat, else the 16-bit deltas. Not for a cached plan,
+  // which may be used for another structure at the same addresses.
+  void keep_compressed_columns(cudaStream_t stream) {
+    const Compression asked = options.compression;
+    if (asked == Compression::Never) {
       columns_note = "A's own (compression not allowed)";
     } else if (chosen != Algorithm::Vector && chosen != Algorithm::Scalar) {
       columns_note = "A's own (" + to_string(chosen) + " reads columns before it knows their rows)";
@@ -154,47 +149,131 @@ struct PlanState {
       columns_note = "A's own (a plan cached for calls without a handle)";
     } else if (num_entries() == 0) {
       columns_note = "A's own (no entries)";
-    } else if (workspace_bytes() + bytes > options.workspace_limit) {
-      columns_note = "A's own (the " + std::to_string(bytes) +
-                     " bytes of compressed columns would pass the workspace limit of " +
-                     std::to_string(options.workspace_limit) + ")";
-    } else if (automatic && num_entries() < policy.latency_bound_entries) {
+    } else if (asked == Compression::Auto && num_entries() < policy.latency_bound_entries) {
       columns_note = "A's own (latency-bound: fewer than " +
                      std::to_string(policy.latency_bound_entries) + " entries)";
-    } else if (automatic && column_reach > kDeltaReach + 1) {  // a power of two: 2^15 passes
-      columns_note = "A's own (sampled columns lie too far from the diagonal for 16 bits)";
-    } else if (automatic && std::is_same_v<MatrixScalar, double> &&
-               bandwidth_per_sm > policy.double_value_deltas_max_bandwidth_per_sm) {
-      columns_note = "A's own (double precision values on a device of " +
-                     gigabytes_text(bandwidth_per_sm) +
-                     " GB/s of DRAM a multiprocessor, more than " +
-                     gigabytes_text(policy.double_value_deltas_max_bandwidth_per_sm) +
-                     ": there the kernel waits on latency, not on bytes)";
     } else {
-      build_column_deltas(bytes, stream);
-      if (automatic && escaped_entries * kMostEscapedEntries > num_entries()) {
-        columns_note = "A's own (" + std::to_string(escaped_entries) + " of " +
-                       std::to_string(num_entries()) +
-                       " entries in rows with an entry 2^15 or more columns away)";
-        delta_workspace = {};
-        column_deltas = {};
-      } else {
-        columns_note =
-            "16 bits an entry, its distance from its row (" + std::to_string(escaped_rows) +
-            " of " + std::to_string(num_rows()) +
-            " rows escaped to A's own), for one-vector calls in modes N and C, and in T and H "
-            "where A^T mirrors A and the values are declared constant";
+      std::string refusals;
+      if (asked != Compression::ColumnDeltas) {
+        refusals = keep_row_patterns(stream);
+        if (refusals.empty()) return;
       }
+      if (asked != Compression::RowPatterns) {
+        const std::string deltas_refusal = keep_column_deltas(stream);
+        if (deltas_refusal.empty()) return;
+        refusals += (refusals.empty() ? "" : "; ") + deltas_refusal;
+      }
+      columns_note = "A's own (" + refusals + ")";
     }
   }
-  // Every entry's delta, the escaped rows' bits and counts; waits for the stream.
-  void build_column_deltas(std::size_t bytes, cudaStream_t stream) {
+
+  static std::string workspace_limit_refusal(const char* what, std::size_t bytes,
+                                             std::size_t limit) {
+    return "the " + std::to_string(bytes) + " bytes of " + what +
+           " would pass the workspace limit of " + std::to_string(limit);
+  }
+
+  // The dictionary of row patterns (row_patterns.cuh) where it may be kept (RowPatterns: where the
+  // sampled rows repeat at all; Auto: where at most one entry in kMostEscapedEntries lies in a row
+  // that the dictionary lacks): "" then, else why not. Waits for the stream.
+  std::string keep_row_patterns(cudaStream_t stream) {
+    const std::int64_t row_step =
+        std::max<std::int64_t>(1, (num_rows() + kPatternSampleRows - 1) / kPatternSampleRows);
+    const auto sampled = static_cast<std::size_t>((num_rows() + row_step - 1) / row_step);
+    DeviceBuffer<std::int32_t> sample(sampled * (1 + kLongestSampledPattern));
+    constexpr int kThreads = 256;
+    sample_row_patterns_kernel<<<grid_for(static_cast<std::int64_t>(sampled) * 32, kThreads),
+                                 kThreads, 0, stream>>>(
+        matrix.row_map, matrix.entries, num_rows(), row_step, static_cast<std::int64_t>(sampled),
+        sample.data(), sample.data() + sampled);
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+    std::vector<std::int32_t> host_sample(sample.size());
+    KSPMV_CUDA_CHECK(cudaMemcpyAsync(host_sample.data(), sample.data(),
+                                     sample.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost,
+                                     stream));
+    KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const RowPatternDictionary dictionary =
+        row_pattern_dictionary(host_sample.data(), sampled, host_sample.data() + sampled);
+    if (dictionary.patterns == 0) return "no pattern repeats among the sampled rows";
+
+    const std::size_t bytes = 2 * sizeof(unsigned long long) +
+                              dictionary.distances.size() * sizeof(std::int32_t) +
+                              static_cast<std::size_t>(num_rows()) * sizeof(std::uint16_t);
+    if (workspace_bytes() + bytes > options.workspace_limit) {
+      return workspace_limit_refusal("row patterns", bytes, options.workspace_limit);
+    }
+    compressed_workspace = DeviceBuffer<unsigned char>(bytes);
+    unsigned long long* counts = nullptr;
+    std::int32_t* distances = nullptr;
+    std::uint16_t* row_pattern = nullptr;
+    auto carve = carver(compressed_workspace);
+    carve(counts, 2);
+    carve(distances, dictionary.distances.size());
+    carve(row_pattern, static_cast<std::size_t>(num_rows()));
+    DeviceBuffer<PatternSlot> slots(dictionary.slots.size());
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned long long), stream));
+    KSPMV_CUDA_CHECK(cudaMemcpyAsync(distances, dictionary.distances.data(),
+                                     dictionary.distances.size() * sizeof(std::int32_t),
+                                     cudaMemcpyHostToDevice, stream));
+    KSPMV_CUDA_CHECK(cudaMemcpyAsync(slots.data(), dictionary.slots.data(),
+                                     slots.size() * sizeof(PatternSlot), cudaMemcpyHostToDevice,
+                                     stream));
+    const unsigned blocks = std::min(grid_for(num_rows() * 32, kThreads), 8192u);
+    match_row_patterns_kernel<<<blocks, kThreads, 0, stream>>>(
+        matrix.row_map, matrix.entries, num_rows(), slots.data(), slots.size() - 1, distances,
+        row_pattern, counts, counts + 1);
+    KSPMV_CUDA_CHECK(cudaGetLastError());
+    read_escaped_counts(counts, stream);
+    if (options.compression == Compression::Auto &&
+        escaped_entries * kMostEscapedEntries > num_entries()) {
+      compressed_workspace = {};
+      return std::to_string(escaped_entries) + " of " + std::to_string(num_entries()) +
+             " entries in rows whose pattern no two sampled rows share";
+    }
+    column_source = ColumnSource::RowPatterns;
+    compressed.patterns = {row_pattern, distances};
+    columns_note = "row patterns, 16 bits a row naming one of " +
+                   std::to_string(dictionary.patterns) + " (" +
+                   std::to_string(dictionary.distances.size()) +
+                   " distances from the row in all) that sampled rows repeat (" +
+                   std::to_string(escaped_rows) + " of " + std::to_string(num_rows()) + " rows " +
+                   "escaped to A's own), " + kCompressedCalls;
+    return "";
+  }
+
+  // The 16-bit deltas (column_deltas.cuh) where they may be kept (ColumnDeltas: always; Auto: where
+  // the sampled columns lie within 2^15 of the diagonal, the values are single precision or the
+  // device has modest bandwidth a multiprocessor (launch_policy.hpp), and at most one entry in
+  // kMostEscapedEntries lies in an escaped row): "" then, else why not. Waits for the stream.
+  std::string keep_column_deltas(cudaStream_t stream) {
+    const bool automatic = options.compression == Compression::Auto;
+    const double bandwidth_per_sm = current_device_facts().dram_bytes_per_second_per_sm();
+    const auto gigabytes_text = [](double bytes) {
+      std::ostringstream text;
+      text << std::fixed << std::setprecision(1) << bytes * 1e-9;
+      return text.str();
+    };
     const auto words = static_cast<std::size_t>(ColumnDeltaArrays::escaped_row_words(num_rows()));
-    delta_workspace = DeviceBuffer<unsigned char>(bytes);
+    const std::size_t bytes = 2 * sizeof(unsigned long long) + words * sizeof(std::uint32_t) +
+                              static_cast<std::size_t>(num_entries()) * sizeof(std::int16_t);
+    if (workspace_bytes() + bytes > options.workspace_limit) {
+      return workspace_limit_refusal("16-bit deltas", bytes, options.workspace_limit);
+    }
+    if (automatic && column_reach > kDeltaReach + 1) {  // a power of two: 2^15 passes
+      return "sampled columns lie too far from the diagonal for 16 bits";
+    }
+    if (automatic && std::is_same_v<MatrixScalar, double> &&
+        bandwidth_per_sm > policy.double_value_deltas_max_bandwidth_per_sm) {
+      return "double precision values on a device of " + gigabytes_text(bandwidth_per_sm) +
+             " GB/s of DRAM a multiprocessor, more than " +
+             gigabytes_text(policy.double_value_deltas_max_bandwidth_per_sm) +
+             ": there the 16-bit deltas' kernel waits on latency, not on bytes";
+    }
+    compressed_workspace = DeviceBuffer<unsigned char>(bytes);
     unsigned long long* counts = nullptr;
     std::uint32_t* escaped_row_bits = nullptr;
     std::int16_t* deltas = nullptr;
-    auto carve = carver(delta_workspace);
+    auto carve = carver(compressed_workspace);
     carve(counts, 2);
     carve(escaped_row_bits, words);
     carve(deltas, static_cast<std::size_t>(num_entries()));
@@ -205,13 +284,32 @@ struct PlanState {
     column_deltas_kernel<<<blocks, kThreads, 0, stream>>>(
         matrix.row_map, matrix.entries, num_rows(), deltas, escaped_row_bits, counts, counts + 1);
     KSPMV_CUDA_CHECK(cudaGetLastError());
+    read_escaped_counts(counts, stream);
+    if (automatic && escaped_entries * kMostEscapedEntries > num_entries()) {
+      compressed_workspace = {};
+      return std::to_string(escaped_entries) + " of " + std::to_string(num_entries()) +
+             " entries in rows with an entry 2^15 or more columns away";
+    }
+    column_source = ColumnSource::Deltas;
+    compressed.deltas = {deltas, escaped_row_bits};
+    columns_note = "16 bits an entry, its distance from its row (" + std::to_string(escaped_rows) +
+                   " of " + std::to_string(num_rows()) + " rows escaped to A's own), " +
+                   kCompressedCalls;
+    return "";
+  }
+
+  static constexpr const char* kCompressedCalls =
+      "for one-vector calls in modes N and C, and in T and H where A^T mirrors A and the values "
+      "are declared constant";
+
+  // The escaped rows and entries a build kernel counted (in counts[0] and counts[1]); waits.
+  void read_escaped_counts(const unsigned long long* counts, cudaStream_t stream) {
     unsigned long long result[2] = {};
     KSPMV_CUDA_CHECK(
         cudaMemcpyAsync(result, counts, sizeof result, cudaMemcpyDeviceToHost, stream));
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
     escaped_rows = static_cast<std::int64_t>(result[0]);
     escaped_entries = static_cast<std::int64_t>(result[1]);
-    column_deltas = {deltas, escaped_row_bits};
   }
 
   // Sized for the kernel `requested` may lead to (Auto leads to Adaptive at most).
@@ -470,21 +568,24 @@ struct PlanState {
   // A's bytes that a one-vector call in mode N or C reads (Plan::matrix_bytes_per_call()).
   std::size_t matrix_bytes_per_call() const {
     const auto entries = static_cast<std::size_t>(num_entries());
-    const std::size_t columns =
-        column_deltas.deltas == nullptr
-            ? entries * sizeof(Ordinal)
-            : entries * sizeof(std::int16_t) +
-                  static_cast<std::size_t>(ColumnDeltaArrays::escaped_row_words(num_rows())) *
-                      sizeof(std::uint32_t) +
-                  static_cast<std::size_t>(escaped_entries) * sizeof(Ordinal);
-    return (static_cast<std::size_t>(num_rows()) + 1) * sizeof(Offset) + columns +
-           entries * sizeof(MatrixScalar);
+    const auto rows = static_cast<std::size_t>(num_rows());
+    const std::size_t escaped_columns = static_cast<std::size_t>(escaped_entries) * sizeof(Ordinal);
+    std::size_t columns = entries * sizeof(Ordinal);
+    if (column_source == ColumnSource::Deltas) {
+      columns = entries * sizeof(std::int16_t) +
+                static_cast<std::size_t>(ColumnDeltaArrays::escaped_row_words(num_rows())) *
+                    sizeof(std::uint32_t) +
+                escaped_columns;
+    } else if (column_source == ColumnSource::RowPatterns) {
+      columns = rows * sizeof(std::uint16_t) + escaped_columns;  // the dictionary stays in L1
+    }
+    return (rows + 1) * sizeof(Offset) + columns + entries * sizeof(MatrixScalar);
   }
 
   // Device memory held besides the caller's arrays.
   std::size_t workspace_bytes() const {
     std::size_t bytes = workspace.size() + long_row_workspace.size() +
-                        row_major_x.size() * sizeof(Scalar) + delta_workspace.size();
+                        row_major_x.size() * sizeof(Scalar) + compressed_workspace.size();
     if (transposed) {
       const auto& t = *transposed;
       bytes += t.structure.row_map.size() * sizeof(Offset) +
@@ -612,10 +713,10 @@ struct PlanState {
         <<<static_cast<unsigned>(num_blocks), Shape::kBlockThreads, 0, stream>>>(args, blocks);
   }
 
-  // The kernels that read each entry's column with its row, those keep_column_deltas() builds
-  // deltas for.
+  // The kernels that read each entry's column with its row, those keep_compressed_columns()
+  // builds a compressed copy for.
   template <class Args>
-  void launch_reading_deltas(const Args& args, cudaStream_t stream) const {
+  void launch_reading_compressed(const Args& args, cudaStream_t stream) const {
     if (chosen == Algorithm::Scalar) {
       launch_scalar(args, stream);
     } else {
@@ -784,13 +885,21 @@ void Plan<Scalar, Ordinal, Offset, MatrixScalar>::apply(Mode mode, Scalar alpha,
   detail::check_call_operands("kspmv::cuda::Plan::apply", mode, A, x, y);
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
   const DenseBlock<const Scalar> x_read = s.x_as_read(x, stream);
-  // One-vector calls over A's rows read the plan's 16-bit columns where it keeps them.
-  const bool reads_deltas = s.column_deltas.deltas != nullptr && y.num_vectors == 1;
-  const auto launch_reading_deltas = [&](const MatrixScalar* values) {
-    detail::launch_per_vector<false, 1, true>(
-        s.num_rows(), A.row_map, A.entries, values, static_cast<const Offset*>(nullptr), mode,
-        alpha, x_read, beta, y, 1, [&](const auto& args) { s.launch_reading_deltas(args, stream); },
-        s.column_deltas);
+  // One-vector calls over A's rows read the plan's compressed columns where it keeps them.
+  const bool reads_compressed = s.column_source != detail::ColumnSource::Own && y.num_vectors == 1;
+  const auto launch_reading_compressed = [&](const MatrixScalar* values) {
+    const auto launch = [&](auto source) {
+      detail::launch_per_vector<false, 1, decltype(source)::value>(
+          s.num_rows(), A.row_map, A.entries, values, static_cast<const Offset*>(nullptr), mode,
+          alpha, x_read, beta, y, 1,
+          [&](const auto& args) { s.launch_reading_compressed(args, stream); }, s.compressed);
+    };
+    using detail::ColumnSource;
+    if (s.column_source == ColumnSource::RowPatterns) {
+      launch(std::integral_constant<ColumnSource, ColumnSource::RowPatterns>{});
+    } else {
+      launch(std::integral_constant<ColumnSource, ColumnSource::Deltas>{});
+    }
   };
   if (is_transposed(mode)) {
     auto& t = s.transposed_plan(stream);
@@ -798,10 +907,10 @@ void Plan<Scalar, Ordinal, Offset, MatrixScalar>::apply(Mode mode, Scalar alpha,
     const auto launch_t = [&](const auto& args) { plan_t.launch(args, stream); };
     if (s.values_constant) {
       s.refresh_transposed_values(A.values, stream);
-      if (&plan_t == &s && reads_deltas) {
+      if (&plan_t == &s && reads_compressed) {
         // A^T mirrors A: its rows have A's columns, read with the transposed copy of the values
         // (in A's entry order).
-        launch_reading_deltas(t.values.data());
+        launch_reading_compressed(t.values.data());
         return;
       }
       detail::launch_per_vector<false>(s.num_cols(), plan_t.matrix.row_map, plan_t.matrix.entries,
@@ -815,8 +924,8 @@ void Plan<Scalar, Ordinal, Offset, MatrixScalar>::apply(Mode mode, Scalar alpha,
                                     beta, y, plan_t.vectors_per_pass(x_read), launch_t);
     return;
   }
-  if (reads_deltas) {
-    launch_reading_deltas(A.values);
+  if (reads_compressed) {
+    launch_reading_compressed(A.values);
     return;
   }
   detail::launch_per_vector<false>(s.num_rows(), A.row_map, A.entries, A.values,

@@ -13,14 +13,16 @@ __global__ void scalar_spmv_kernel(Args args) {
   using T = typename Args::value_type;
   const std::int64_t row = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (row >= args.num_rows) return;
+  const std::int64_t begin = args.row_begin(row);
   const std::int64_t end = args.row_begin(row + 1);
   T sum{};
-  if (args.reads_deltas(row)) {
-    for (std::int64_t entry = args.row_begin(row); entry < end; ++entry) {
-      sum += args.times_x(args.value(entry), args.delta_column(entry, row));
+  const auto columns = args.row_columns(row, begin);
+  if (columns.compressed) {
+    for (std::int64_t entry = begin; entry < end; ++entry) {
+      sum += args.times_x(args.value(entry), args.compressed_column(entry, row, columns.base));
     }
   } else {
-    for (std::int64_t entry = args.row_begin(row); entry < end; ++entry) {
+    for (std::int64_t entry = begin; entry < end; ++entry) {
       sum += args.product(entry);
     }
   }

@@ -9,23 +9,34 @@
 
 #include "column_deltas.cuh"
 #include "device_scalar.cuh"
+#include "row_patterns.cuh"
 
 namespace kspmv::cuda::detail {
+
+// Where the kernels that know each entry's row read its column: A's own array, or the plan's
+// compressed copy of it (Deltas: column_deltas.cuh; RowPatterns: row_patterns.cuh).
+enum class ColumnSource { Own, Deltas, RowPatterns };
+
+struct CompressedColumns {
+  ColumnDeltaArrays deltas;
+  RowPatternArrays patterns;
+};
 
 // GatheredValues: entry e's value is values[value_positions[e]]. A transposed call reads A^T this
 // way, A's own values through the permutation that transposed A's structure, so that no call copies
 // the values (which may have changed since the last call). MatrixValue: A's values, T or its single
-// precision counterpart, widened on load (products and sums in T). ColumnDeltas: the plan's 16-bit
-// copy of the columns (column_deltas.cuh), read as delta_column(entry, row) in the rows where
-// reads_deltas(row).
+// precision counterpart, widened on load (products and sums in T). Columns: where a kernel that
+// knows the row reads its columns (row_columns(row, begin), then compressed_column(entry, row,
+// base) in a row whose columns are compressed); kernels that do not know it read A's own
+// (column(entry)).
 template <class T, class Ordinal, class Offset, bool GatheredValues = false, class MatrixValue = T,
-          bool ColumnDeltas = false>
+          ColumnSource Columns = ColumnSource::Own>
 struct SpmvArguments {
   using value_type = T;
   using ordinal_type = Ordinal;
   using offset_type = Offset;
   static constexpr bool gathered_values = GatheredValues;
-  static constexpr bool column_deltas = ColumnDeltas;
+  static constexpr ColumnSource column_source = Columns;
   static constexpr int kVectors = 1;         // vectors per launch
   static constexpr int kVectorsPerLane = 1;  // see VectorGroupArguments
   // Whether the kernels that load a batch of entries before their products (Vector, the staging
@@ -51,7 +62,7 @@ struct SpmvArguments {
   bool beta_is_zero;  // then y is written without being read, so NaN already there cannot survive
   bool conjugate;
   const Offset* value_positions = nullptr;  // GatheredValues only
-  ColumnDeltaArrays deltas = {};            // ColumnDeltas only
+  CompressedColumns compressed = {};        // Columns other than Own only
   // Zero on every launch; the compiler cannot know it (column_after_value).
   std::uint32_t zero_bits = 0;
 
@@ -60,16 +71,29 @@ struct SpmvArguments {
   }
 
   __device__ Ordinal column(std::int64_t entry) const { return load_streaming(entries + entry); }
-  __device__ bool reads_deltas(std::int64_t row) const {
-    if constexpr (ColumnDeltas) {
-      return ((__ldg(deltas.escaped_rows + row / 32) >> (row % 32)) & 1u) == 0;
+  // Whether row's columns are read from the compressed copy (not escaped), and from where.
+  struct RowColumns {
+    bool compressed;
+    std::int64_t base;  // RowPatterns: the row's distances start at distances + base + begin
+  };
+  __device__ RowColumns row_columns(std::int64_t row, std::int64_t begin) const {
+    if constexpr (Columns == ColumnSource::Deltas) {
+      return {((__ldg(compressed.deltas.escaped_rows + row / 32) >> (row % 32)) & 1u) == 0, 0};
+    } else if constexpr (Columns == ColumnSource::RowPatterns) {
+      const std::uint16_t start = __ldg(compressed.patterns.row_pattern + row);
+      return {start != RowPatternArrays::kEscapedRow, static_cast<std::int64_t>(start) - begin};
     } else {
-      return false;
+      return {false, 0};
     }
   }
-  // Entry's column in a row where reads_deltas(row).
-  __device__ Ordinal delta_column(std::int64_t entry, std::int64_t row) const {
-    return static_cast<Ordinal>(row + load_streaming(deltas.deltas + entry));
+  // Entry's column in a row whose row_columns(row, begin) are compressed, `base` theirs.
+  __device__ Ordinal compressed_column(std::int64_t entry, std::int64_t row,
+                                       std::int64_t base) const {
+    if constexpr (Columns == ColumnSource::RowPatterns) {
+      return static_cast<Ordinal>(row + __ldg(compressed.patterns.distances + base + entry));
+    } else {
+      return static_cast<Ordinal>(row + load_streaming(compressed.deltas.deltas + entry));
+    }
   }
   // `column`, made to wait for `value`: it adds value's bits masked with zero_bits. Without this
   // data dependency ptxas issues a thread's value loads after the x gathers of the columns that

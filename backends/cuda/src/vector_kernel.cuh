@@ -13,11 +13,12 @@ namespace kspmv::cuda::detail {
 
 inline constexpr int kVectorBatch = 4;
 
-// This lane's share of row `row`'s products, its columns read as deltas or from A's own array.
-template <bool Deltas, int Lanes, class Args>
+// This lane's share of row `row`'s products, its columns read from the plan's compressed copy
+// (from `base`: SpmvArguments::row_columns) or from A's own array.
+template <bool Compressed, int Lanes, class Args>
 __device__ inline typename Args::value_type vector_row_share(const Args& args, std::int64_t row,
                                                              std::int64_t begin, std::int64_t end,
-                                                             int lane) {
+                                                             int lane, std::int64_t base = 0) {
   typename Args::value_type sum{};
   for (std::int64_t base = begin + lane; base < end; base += Lanes * kVectorBatch) {
     typename Args::ordinal_type columns[kVectorBatch];
@@ -26,8 +27,8 @@ __device__ inline typename Args::value_type vector_row_share(const Args& args, s
     for (int i = 0; i < kVectorBatch; ++i) {
       const std::int64_t entry = base + i * Lanes;
       if (entry < end) {
-        if constexpr (Deltas) {
-          columns[i] = args.delta_column(entry, row);
+        if constexpr (Compressed) {
+          columns[i] = args.compressed_column(entry, row, base);
         } else {
           columns[i] = args.column(entry);
         }
@@ -57,9 +58,11 @@ __global__ void vector_spmv_kernel(Args args) {
     if (lane == 0) args.prefetch_y(row);
     const std::int64_t begin = args.row_begin(row);
     const std::int64_t end = args.row_begin(row + 1);
-    if constexpr (Args::column_deltas) {
-      sum = args.reads_deltas(row) ? vector_row_share<true, Lanes>(args, row, begin, end, lane)
-                                   : vector_row_share<false, Lanes>(args, row, begin, end, lane);
+    if constexpr (Args::column_source != ColumnSource::Own) {
+      const auto columns = args.row_columns(row, begin);
+      sum = columns.compressed
+                ? vector_row_share<true, Lanes>(args, row, begin, end, lane, columns.base)
+                : vector_row_share<false, Lanes>(args, row, begin, end, lane);
     } else {
       sum = vector_row_share<false, Lanes>(args, row, begin, end, lane);
     }

@@ -31,10 +31,14 @@ struct PlanState;  // defined in backends/cuda/src, where the kernels are
 }  // namespace detail
 
 struct PlanOptions {
-  // Whether the plan may keep a 16-bit copy of A's column indices, which one-vector calls in modes
-  // N and C then read where the plan runs Vector or Scalar (kspmv/compression.hpp). Auto keeps it
-  // where the matrix is past the latency bound, its sampled columns lie within 2^15 of the
-  // diagonal and at most one entry in 8 lies in a row that must read A's own columns.
+  // Whether the plan may keep a compressed copy of A's column indices, which one-vector calls in
+  // modes N and C (and T and H where A^T mirrors A and the values are declared constant) then read
+  // where the plan runs Vector or Scalar (kspmv/compression.hpp). Auto keeps one only on a matrix
+  // past the latency bound: the dictionary of row patterns where at most one entry in 8 lies in a
+  // row whose pattern no two sampled rows share, else the 16-bit deltas where the sampled columns
+  // lie within 2^15 of the diagonal, at most one entry in 8 lies in a row that must read A's own
+  // columns, and the values are single precision or the device has modest DRAM bandwidth a
+  // multiprocessor.
   Compression compression = Compression::Auto;
   // The plan builds no optional structure that would take workspace_bytes() past this: neither the
   // compressed columns nor the row-major copy of LayoutLeft x (calls then read A's columns, or x in
@@ -74,10 +78,11 @@ class Plan {
   // they are declared constant.
   std::size_t workspace_bytes() const;
   // Bytes of A that one call with one vector in mode N or C reads: the row offsets, the columns in
-  // the form the plan reads them (A's own array, or the 16-bit copy with its row bits and the
-  // escaped rows' own columns) and the values; the plan's own tables of a few bytes a block of rows
-  // are left out. DESIGN.md's byte model counts A's CSR arrays instead: the two differ by what the
-  // compressed columns save.
+  // the form the plan reads them (A's own array; the 16-bit deltas with their row bits; or the
+  // 16 bits a row naming its pattern; with the escaped rows' own columns) and the values; the
+  // plan's own tables of a few bytes a block of rows and the dictionary of patterns (at most 16 KB,
+  // read through L1) are left out. DESIGN.md's byte model counts A's CSR arrays instead: the two
+  // differ by what the compressed columns save.
   std::size_t matrix_bytes_per_call() const;
 
   // y = beta*y + alpha*op(A)*x. A must have the structure the plan was built for (same pointers and
