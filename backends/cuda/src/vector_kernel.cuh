@@ -14,11 +14,12 @@ namespace kspmv::cuda::detail {
 inline constexpr int kVectorBatch = 4;
 
 // This lane's share of row `row`'s products, its columns read from the plan's compressed copy
-// (from `base`: SpmvArguments::row_columns) or from A's own array.
+// (from `compressed_base`: SpmvArguments::row_columns) or from A's own array.
 template <bool Compressed, int Lanes, class Args>
 __device__ inline typename Args::value_type vector_row_share(const Args& args, std::int64_t row,
                                                              std::int64_t begin, std::int64_t end,
-                                                             int lane, std::int64_t base = 0) {
+                                                             int lane,
+                                                             std::int64_t compressed_base = 0) {
   typename Args::value_type sum{};
   for (std::int64_t base = begin + lane; base < end; base += Lanes * kVectorBatch) {
     typename Args::ordinal_type columns[kVectorBatch];
@@ -28,7 +29,7 @@ __device__ inline typename Args::value_type vector_row_share(const Args& args, s
       const std::int64_t entry = base + i * Lanes;
       if (entry < end) {
         if constexpr (Compressed) {
-          columns[i] = args.compressed_column(entry, row, base);
+          columns[i] = args.compressed_column(entry, row, compressed_base);
         } else {
           columns[i] = args.column(entry);
         }
