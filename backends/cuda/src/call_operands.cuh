@@ -173,7 +173,7 @@ void launch_per_vector(std::int64_t num_rows, const Offset* row_map, const Ordin
         beta == Scalar(0),
         is_conjugated(mode),
         value_positions,
-        compressed};
+        arrays_of<Columns>(compressed)};
     launch_group<kMaxWidth>(single, x.col_stride, y.col_stride, count, launch);
     KSPMV_CUDA_CHECK(cudaGetLastError());
     first += count;

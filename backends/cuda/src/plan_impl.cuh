@@ -160,7 +160,10 @@ struct PlanState {
       }
       if (asked != Compression::RowPatterns) {
         const std::string deltas_refusal = keep_column_deltas(stream);
-        if (deltas_refusal.empty()) return;
+        if (deltas_refusal.empty()) {
+          if (!refusals.empty()) columns_note += " (not row patterns: " + refusals + ")";
+          return;
+        }
         refusals += (refusals.empty() ? "" : "; ") + deltas_refusal;
       }
       columns_note = "A's own (" + refusals + ")";
@@ -732,8 +735,15 @@ struct PlanState {
 
   template <int Lanes, class Args>
   void launch_vector_lanes(const Args& args, cudaStream_t stream) const {
-    const int threads = policy.vector_block_threads;
-    vector_spmv_kernel<Lanes><<<grid_for(num_rows() * Lanes, threads), threads, 0, stream>>>(args);
+    if constexpr (runs_bounded_vector_kernel<Args>()) {
+      constexpr int threads = kBoundedVectorBlockThreads;
+      bounded_vector_spmv_kernel<Lanes>
+          <<<grid_for(num_rows() * Lanes, threads), threads, 0, stream>>>(args);
+    } else {
+      const int threads = policy.vector_block_threads;
+      vector_spmv_kernel<Lanes>
+          <<<grid_for(num_rows() * Lanes, threads), threads, 0, stream>>>(args);
+    }
   }
 
   template <class Args>

@@ -22,6 +22,22 @@ struct CompressedColumns {
   RowPatternArrays patterns;
 };
 
+// The arrays a kernel of column source Columns reads (those of the deltas where it reads A's own
+// columns: the kernels' parameters keep their layout, and with it their registers; with both
+// forms' arrays the one-vector fp32_fp64 Vector kernel on deltas took 44 registers instead of 32).
+template <ColumnSource Columns>
+using CompressedColumnArrays =
+    std::conditional_t<Columns == ColumnSource::RowPatterns, RowPatternArrays, ColumnDeltaArrays>;
+
+template <ColumnSource Columns>
+CompressedColumnArrays<Columns> arrays_of(const CompressedColumns& compressed) {
+  if constexpr (Columns == ColumnSource::RowPatterns) {
+    return compressed.patterns;
+  } else {
+    return compressed.deltas;
+  }
+}
+
 // GatheredValues: entry e's value is values[value_positions[e]]. A transposed call reads A^T this
 // way, A's own values through the permutation that transposed A's structure, so that no call copies
 // the values (which may have changed since the last call). MatrixValue: A's values, T or its single
@@ -61,8 +77,8 @@ struct SpmvArguments {
   T beta;
   bool beta_is_zero;  // then y is written without being read, so NaN already there cannot survive
   bool conjugate;
-  const Offset* value_positions = nullptr;  // GatheredValues only
-  CompressedColumns compressed = {};        // Columns other than Own only
+  const Offset* value_positions = nullptr;          // GatheredValues only
+  CompressedColumnArrays<Columns> compressed = {};  // Columns other than Own only
   // Zero on every launch; the compiler cannot know it (column_after_value).
   std::uint32_t zero_bits = 0;
 
@@ -78,9 +94,9 @@ struct SpmvArguments {
   };
   __device__ RowColumns row_columns(std::int64_t row, std::int64_t begin) const {
     if constexpr (Columns == ColumnSource::Deltas) {
-      return {((__ldg(compressed.deltas.escaped_rows + row / 32) >> (row % 32)) & 1u) == 0, 0};
+      return {((__ldg(compressed.escaped_rows + row / 32) >> (row % 32)) & 1u) == 0, 0};
     } else if constexpr (Columns == ColumnSource::RowPatterns) {
-      const std::uint16_t start = __ldg(compressed.patterns.row_pattern + row);
+      const std::uint16_t start = __ldg(compressed.row_pattern + row);
       return {start != RowPatternArrays::kEscapedRow, static_cast<std::int64_t>(start) - begin};
     } else {
       return {false, 0};
@@ -90,9 +106,9 @@ struct SpmvArguments {
   __device__ Ordinal compressed_column(std::int64_t entry, std::int64_t row,
                                        std::int64_t base) const {
     if constexpr (Columns == ColumnSource::RowPatterns) {
-      return static_cast<Ordinal>(row + __ldg(compressed.patterns.distances + base + entry));
+      return static_cast<Ordinal>(row + __ldg(compressed.distances + base + entry));
     } else {
-      return static_cast<Ordinal>(row + load_streaming(compressed.deltas.deltas + entry));
+      return static_cast<Ordinal>(row + load_streaming(compressed.deltas + entry));
     }
   }
   // `column`, made to wait for `value`: it adds value's bits masked with zero_bits. Without this

@@ -6,6 +6,7 @@
 // (A latency-bound matrix keeps CUSP's lanes: see PlanState::prepare.)
 
 #include <cstdint>
+#include <type_traits>
 
 #include "spmv_arguments.cuh"
 
@@ -47,8 +48,9 @@ __device__ inline typename Args::value_type vector_row_share(const Args& args, s
   return sum;
 }
 
+// One launch's rows, a group of Lanes a row: the body of both kernels below.
 template <int Lanes, class Args>
-__global__ void vector_spmv_kernel(Args args) {
+__device__ inline void vector_spmv(const Args& args) {
   using T = typename Args::value_type;
   const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   const std::int64_t row = thread / Lanes;
@@ -61,15 +63,47 @@ __global__ void vector_spmv_kernel(Args args) {
     const std::int64_t end = args.row_begin(row + 1);
     if constexpr (Args::column_source != ColumnSource::Own) {
       const auto columns = args.row_columns(row, begin);
-      sum = columns.compressed
-                ? vector_row_share<true, Lanes>(args, row, begin, end, lane, columns.base)
-                : vector_row_share<false, Lanes>(args, row, begin, end, lane);
+      if (columns.compressed) {
+        sum = vector_row_share<true, Lanes>(args, row, begin, end, lane, columns.base);
+      } else {
+        sum = vector_row_share<false, Lanes>(args, row, begin, end, lane);
+      }
     } else {
       sum = vector_row_share<false, Lanes>(args, row, begin, end, lane);
     }
   }
   sum = group_sum(sum, Lanes);
   if (lane == 0 && row < args.num_rows) args.store(row, sum);
+}
+
+template <int Lanes, class Args>
+__global__ void vector_spmv_kernel(Args args) {
+  vector_spmv<Lanes>(args);
+}
+
+// The row patterns' Vector kernel holds a row's position in the dictionary (64 bits) besides what
+// the deltas' kernel holds. Left to itself ptxas gave it 34 registers with float sums (75%
+// occupancy, against the deltas kernel's 32 and 100%), 42 with fp32 values and double sums and 56
+// with double values (50%); on the stencil it ran 0.331 ms in fp32 against the deltas' 0.310 (H100,
+// perf_tests/NOTES.md "Row patterns"). Bounded to the deltas kernel's occupancy: 8 blocks of 256
+// with float sums (32 registers, no spill), 6 with double sums (40; 88 bytes spilled with double
+// values, none with float ones). Complex sums keep the unbounded kernel.
+inline constexpr int kBoundedVectorBlockThreads = 256;
+template <class T>
+constexpr int bounded_vector_blocks_per_sm() {
+  return sizeof(T) == sizeof(double) ? 6 : 8;
+}
+template <class Args>
+constexpr bool runs_bounded_vector_kernel() {
+  return Args::column_source == ColumnSource::RowPatterns &&
+         std::is_arithmetic_v<typename Args::value_type>;
+}
+
+template <int Lanes, class Args>
+__global__ void __launch_bounds__(kBoundedVectorBlockThreads,
+                                  bounded_vector_blocks_per_sm<typename Args::value_type>())
+    bounded_vector_spmv_kernel(Args args) {
+  vector_spmv<Lanes>(args);
 }
 
 // CUSP's rule: the smallest power of two lanes that covers the mean row length, at most a warp.
