@@ -221,7 +221,7 @@ struct PlanState {
     KSPMV_CUDA_CHECK(cudaMemcpyAsync(slots.data(), dictionary.slots.data(),
                                      slots.size() * sizeof(PatternSlot), cudaMemcpyHostToDevice,
                                      stream));
-    const unsigned blocks = std::min(grid_for(num_rows() * 32, kThreads), 8192u);
+    const unsigned blocks = std::min(grid_for(num_rows() * kMatchLanes, kThreads), 8192u);
     match_row_patterns_kernel<<<blocks, kThreads, 0, stream>>>(
         matrix.row_map, matrix.entries, num_rows(), slots.data(), slots.size() - 1, distances,
         row_pattern, counts, counts + 1);
