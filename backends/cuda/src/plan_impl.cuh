@@ -137,8 +137,9 @@ struct PlanState {
   // Builds a compressed copy of A's columns for a kernel that reads each entry's column with its
   // row (Vector, Scalar) where the options allow it and, under Auto, where it pays: on a matrix
   // past the latency bound (below it a call waits on its chain of loads, not on their bytes), the
-  // dictionary of row patterns where rows repeat, else the 16-bit deltas. Not for a cached plan,
-  // which may be used for another structure at the same addresses.
+  // dictionary of row patterns where rows repeat, else the 16-bit deltas (in the other order under
+  // single precision values with double precision sums: compressed_forms_in_order). Not for a
+  // cached plan, which may be used for another structure at the same addresses.
   void keep_compressed_columns(cudaStream_t stream) {
     const Compression asked = options.compression;
     if (asked == Compression::Never) {
@@ -154,20 +155,35 @@ struct PlanState {
                      std::to_string(policy.latency_bound_entries) + " entries)";
     } else {
       std::string refusals;
-      if (asked != Compression::ColumnDeltas) {
-        refusals = keep_row_patterns(stream);
-        if (refusals.empty()) return;
-      }
-      if (asked != Compression::RowPatterns) {
-        const std::string deltas_refusal = keep_column_deltas(stream);
-        if (deltas_refusal.empty()) {
-          if (!refusals.empty()) columns_note += " (not row patterns: " + refusals + ")";
+      for (const ColumnSource form : compressed_forms_in_order(asked)) {
+        const std::string refusal = form == ColumnSource::RowPatterns ? keep_row_patterns(stream)
+                                                                      : keep_column_deltas(stream);
+        if (refusal.empty()) {
+          if (!refusals.empty()) columns_note += " (not " + refusals + ")";
           return;
         }
-        refusals += (refusals.empty() ? "" : "; ") + deltas_refusal;
+        refusals += (refusals.empty() ? "" : "; ") + std::string(form_name(form)) + ": " + refusal;
       }
       columns_note = "A's own (" + refusals + ")";
     }
+  }
+
+  // The forms keep_compressed_columns() tries, in order. Auto tries the row patterns first (fewer
+  // bytes), except where A's values are single precision and the sums double: there the deltas'
+  // kernel ran faster on the 27-point stencil (ms, H100 0.329 against 0.341, H200 0.283 against
+  // 0.317; perf_tests/NOTES.md "Row patterns"), its 32 registers against the patterns kernel's 40
+  // (bounded_vector_spmv_kernel). (Complex values in single precision follow the real ones,
+  // unmeasured.)
+  static std::vector<ColumnSource> compressed_forms_in_order(Compression asked) {
+    if (asked == Compression::RowPatterns) return {ColumnSource::RowPatterns};
+    if (asked == Compression::ColumnDeltas) return {ColumnSource::Deltas};
+    if (!std::is_same_v<MatrixScalar, Scalar>) {
+      return {ColumnSource::Deltas, ColumnSource::RowPatterns};
+    }
+    return {ColumnSource::RowPatterns, ColumnSource::Deltas};
+  }
+  static const char* form_name(ColumnSource form) {
+    return form == ColumnSource::RowPatterns ? "row patterns" : "16-bit deltas";
   }
 
   static std::string workspace_limit_refusal(const char* what, std::size_t bytes,
@@ -183,17 +199,20 @@ struct PlanState {
     const std::int64_t row_step =
         std::max<std::int64_t>(1, (num_rows() + kPatternSampleRows - 1) / kPatternSampleRows);
     const auto sampled = static_cast<std::size_t>((num_rows() + row_step - 1) / row_step);
-    DeviceBuffer<std::int32_t> sample(sampled * (1 + kLongestSampledPattern));
+    // Scratch for the sample, then for the dictionary's lookup table (at most 2 slots a sampled
+    // row: a pattern is seen twice, and the slots are the power of two from twice the patterns).
+    const std::size_t sample_bytes = sampled * (1 + kLongestSampledPattern) * sizeof(std::int32_t);
+    DeviceBuffer<unsigned char> scratch(std::max(sample_bytes, 2 * sampled * sizeof(PatternSlot)));
+    const auto sample = reinterpret_cast<std::int32_t*>(scratch.data());
     constexpr int kThreads = 256;
     sample_row_patterns_kernel<<<grid_for(static_cast<std::int64_t>(sampled) * 32, kThreads),
                                  kThreads, 0, stream>>>(
         matrix.row_map, matrix.entries, num_rows(), row_step, static_cast<std::int64_t>(sampled),
-        sample.data(), sample.data() + sampled);
+        sample, sample + sampled);
     KSPMV_CUDA_CHECK(cudaGetLastError());
-    std::vector<std::int32_t> host_sample(sample.size());
-    KSPMV_CUDA_CHECK(cudaMemcpyAsync(host_sample.data(), sample.data(),
-                                     sample.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost,
-                                     stream));
+    std::vector<std::int32_t> host_sample(sample_bytes / sizeof(std::int32_t));
+    KSPMV_CUDA_CHECK(
+        cudaMemcpyAsync(host_sample.data(), sample, sample_bytes, cudaMemcpyDeviceToHost, stream));
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
     const RowPatternDictionary dictionary =
         row_pattern_dictionary(host_sample.data(), sampled, host_sample.data() + sampled);
@@ -213,17 +232,17 @@ struct PlanState {
     carve(counts, 2);
     carve(distances, dictionary.distances.size());
     carve(row_pattern, static_cast<std::size_t>(num_rows()));
-    DeviceBuffer<PatternSlot> slots(dictionary.slots.size());
+    const auto slots = reinterpret_cast<PatternSlot*>(scratch.data());
     KSPMV_CUDA_CHECK(cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned long long), stream));
     KSPMV_CUDA_CHECK(cudaMemcpyAsync(distances, dictionary.distances.data(),
                                      dictionary.distances.size() * sizeof(std::int32_t),
                                      cudaMemcpyHostToDevice, stream));
-    KSPMV_CUDA_CHECK(cudaMemcpyAsync(slots.data(), dictionary.slots.data(),
-                                     slots.size() * sizeof(PatternSlot), cudaMemcpyHostToDevice,
-                                     stream));
+    KSPMV_CUDA_CHECK(cudaMemcpyAsync(slots, dictionary.slots.data(),
+                                     dictionary.slots.size() * sizeof(PatternSlot),
+                                     cudaMemcpyHostToDevice, stream));
     const unsigned blocks = std::min(grid_for(num_rows() * kMatchLanes, kThreads), 8192u);
     match_row_patterns_kernel<<<blocks, kThreads, 0, stream>>>(
-        matrix.row_map, matrix.entries, num_rows(), slots.data(), slots.size() - 1, distances,
+        matrix.row_map, matrix.entries, num_rows(), slots, dictionary.slots.size() - 1, distances,
         row_pattern, counts, counts + 1);
     KSPMV_CUDA_CHECK(cudaGetLastError());
     read_escaped_counts(counts, stream);

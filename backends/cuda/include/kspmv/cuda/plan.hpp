@@ -35,10 +35,11 @@ struct PlanOptions {
   // modes N and C (and T and H where A^T mirrors A and the values are declared constant) then read
   // where the plan runs Vector or Scalar (kspmv/compression.hpp). Auto keeps one only on a matrix
   // past the latency bound: the dictionary of row patterns where at most one entry in 8 lies in a
-  // row whose pattern no two sampled rows share, else the 16-bit deltas where the sampled columns
-  // lie within 2^15 of the diagonal, at most one entry in 8 lies in a row that must read A's own
+  // row whose pattern no two sampled rows share, the 16-bit deltas where the sampled columns lie
+  // within 2^15 of the diagonal, at most one entry in 8 lies in a row that must read A's own
   // columns, and the values are single precision or the device has modest DRAM bandwidth a
-  // multiprocessor.
+  // multiprocessor; the patterns first, except under single precision values with double
+  // precision x and y.
   Compression compression = Compression::Auto;
   // The plan builds no optional structure that would take workspace_bytes() past this: neither the
   // compressed columns nor the row-major copy of LayoutLeft x (calls then read A's columns, or x in
