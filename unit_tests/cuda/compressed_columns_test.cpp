@@ -163,8 +163,9 @@ TYPED_TEST_SUITE(CudaCompressedColumnsTest, DeltaTypes);
 // kernel can) and T (A^T's own columns), one vector and three (A's columns: only one-vector calls
 // read the compressed ones), on: rows near the diagonal with empty rows among them (40 patterns);
 // rows whose columns spread past 2^15 from the row (deltas escape some rows; 59 patterns); one row
-// of 300,000 entries wrapping around 100,000 columns (escaped from both); and rows that repeat but
-// for one in 97, whose columns are drawn at random (escaped from the dictionary).
+// of 300,000 entries wrapping around 100,000 columns (escaped from both); rows that repeat but
+// for one in 97, whose columns are drawn at random (escaped from the dictionary); and rows of 64
+// and 65 entries (the longer escaped from the dictionary, the shorter not).
 TYPED_TEST(CudaCompressedColumnsTest, EqualsThePlanOnOwnColumnsBitForBit) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
@@ -180,9 +181,13 @@ TYPED_TEST(CudaCompressedColumnsTest, EqualsThePlanOnOwnColumnsBitForBit) {
     for (std::int64_t k = 0; k < 10; ++k) columns.push_back((i + 7 * k) % 3000);
     return columns;
   });
-  const std::string descriptions[] = {"banded", "spread", "one huge row", "mostly repeated"};
+  // Rows of 64 entries (the longest pattern the dictionary takes) and of 65 (escaped unread).
+  const auto longest_patterns = this->rows_of(
+      3000, 3100, [](std::int64_t i) { return i % 2 == 0 ? 64 : 65; }, 1);
+  const std::string descriptions[] = {"banded", "spread", "one huge row", "mostly repeated",
+                                      "longest patterns"};
   int matrix = 0;
-  for (const auto* A : {&banded, &spread, &one_huge_row, &mostly_repeated}) {
+  for (const auto* A : {&banded, &spread, &one_huge_row, &mostly_repeated, &longest_patterns}) {
     SCOPED_TRACE(descriptions[matrix++]);
     for (const Compression compression : kForcedCompressions) {
       SCOPED_TRACE(to_string(compression));
@@ -192,10 +197,14 @@ TYPED_TEST(CudaCompressedColumnsTest, EqualsThePlanOnOwnColumnsBitForBit) {
               this->expect_same_as_own_columns(*A, algorithm, mode, 1, kContiguous, {compression});
           EXPECT_EQ(keeps(compression, plan), reads_rows_with_columns(plan)) << plan;
           if (!keeps(compression, plan)) continue;
-          const bool escapes = compression == Compression::RowPatterns
-                                   ? A == &one_huge_row || A == &mostly_repeated
-                                   : A == &spread || A == &one_huge_row;
+          const bool escapes =
+              compression == Compression::RowPatterns
+                  ? A == &one_huge_row || A == &mostly_repeated || A == &longest_patterns
+                  : A == &spread || A == &one_huge_row;
           EXPECT_EQ(escapes_none(plan), !escapes) << plan;
+          if (compression == Compression::RowPatterns && A == &longest_patterns) {
+            EXPECT_NE(plan.find("(1500 of 3000 rows escaped"), std::string::npos) << plan;
+          }
         }
         this->expect_same_as_own_columns(*A, algorithm, Mode::Transpose, 1, kContiguous,
                                          {compression});
@@ -240,8 +249,7 @@ TYPED_TEST(CudaCompressedColumnsTest, MirroredTransposedCallsEqualOwnColumnsBitF
 }
 
 // Compression::Auto, past the latency bound (2^20 entries), keeps the dictionary of row patterns
-// on a banded matrix (the deltas where A's values are single precision and the sums double: it
-// tries them first there) and the 16-bit deltas on rows near the diagonal that do not repeat; it
+// on a banded matrix and the 16-bit deltas on rows near the diagonal that do not repeat; it
 // refuses the patterns where too many entries lie in rows no two sampled rows share, and both
 // where they do not pay: below the bound, where columns lie far from the diagonal and rows do not
 // repeat, deltas under double precision values on a device of high bandwidth a multiprocessor,
@@ -252,8 +260,6 @@ TYPED_TEST(CudaCompressedColumnsTest, AutoKeepsThemOnlyWhereTheyPay) {
   const bool deltas_for_these_values =
       !std::is_same_v<typename TestFixture::MatrixScalar, double> ||
       device_keeps_double_value_deltas();
-  constexpr bool patterns_first =
-      std::is_same_v<typename TestFixture::MatrixScalar, typename TestFixture::Scalar>;
   const auto expect_deltas_or_their_refusal = [&](const std::string& plan) {
     if (deltas_for_these_values) {
       EXPECT_TRUE(keeps_deltas(plan)) << plan;
@@ -265,18 +271,16 @@ TYPED_TEST(CudaCompressedColumnsTest, AutoKeepsThemOnlyWhereTheyPay) {
       40000, 40000, [](std::int64_t) { return 30; }, 1);
   const std::string kept = this->expect_same_as_own_columns(
       large_banded, Algorithm::Vector, Mode::NoTranspose, 1, kContiguous, {Compression::Auto});
-  EXPECT_TRUE(patterns_first ? keeps_patterns(kept) : keeps_deltas(kept)) << kept;
+  EXPECT_TRUE(keeps_patterns(kept)) << kept;
 
   const auto near_unrepeated = this->rows_with_columns(
       40000, 40000, [&](std::int64_t i) { return this->random_columns_near(i, 40000, 30, 1000); });
   const std::string unrepeated = this->expect_same_as_own_columns(
       near_unrepeated, Algorithm::Vector, Mode::NoTranspose, 1, kContiguous, {Compression::Auto});
   EXPECT_FALSE(keeps_patterns(unrepeated)) << unrepeated;
-  if (patterns_first) {
-    EXPECT_NE(unrepeated.find("row patterns: no pattern repeats among the sampled rows"),
-              std::string::npos)
-        << unrepeated;
-  }
+  EXPECT_NE(unrepeated.find("row patterns: no pattern repeats among the sampled rows"),
+            std::string::npos)
+      << unrepeated;
   expect_deltas_or_their_refusal(unrepeated);
 
   // Even rows share one pattern, odd rows none: half the entries would be escaped.
@@ -289,11 +293,8 @@ TYPED_TEST(CudaCompressedColumnsTest, AutoKeepsThemOnlyWhereTheyPay) {
   const std::string half = this->expect_same_as_own_columns(
       half_repeated, Algorithm::Vector, Mode::NoTranspose, 1, kContiguous, {Compression::Auto});
   EXPECT_FALSE(keeps_patterns(half)) << half;
-  if (patterns_first) {
-    EXPECT_NE(half.find("entries in rows whose pattern no two sampled rows share"),
-              std::string::npos)
-        << half;
-  }
+  EXPECT_NE(half.find("entries in rows whose pattern no two sampled rows share"), std::string::npos)
+      << half;
   expect_deltas_or_their_refusal(half);
 
   const auto small_banded = this->rows_of(

@@ -137,9 +137,8 @@ struct PlanState {
   // Builds a compressed copy of A's columns for a kernel that reads each entry's column with its
   // row (Vector, Scalar) where the options allow it and, under Auto, where it pays: on a matrix
   // past the latency bound (below it a call waits on its chain of loads, not on their bytes), the
-  // dictionary of row patterns where rows repeat, else the 16-bit deltas (in the other order under
-  // single precision values with double precision sums: compressed_forms_in_order). Not for a
-  // cached plan, which may be used for another structure at the same addresses.
+  // dictionary of row patterns where rows repeat, else the 16-bit deltas. Not for a cached plan,
+  // which may be used for another structure at the same addresses.
   void keep_compressed_columns(cudaStream_t stream) {
     const Compression asked = options.compression;
     if (asked == Compression::Never) {
@@ -168,18 +167,13 @@ struct PlanState {
     }
   }
 
-  // The forms keep_compressed_columns() tries, in order. Auto tries the row patterns first (fewer
-  // bytes), except where A's values are single precision and the sums double: there the deltas'
-  // kernel ran faster on the 27-point stencil (ms, H100 0.329 against 0.341, H200 0.283 against
-  // 0.317; perf_tests/NOTES.md "Row patterns"), its 32 registers against the patterns kernel's 40
-  // (bounded_vector_spmv_kernel). (Complex values in single precision follow the real ones,
-  // unmeasured.)
+  // The forms keep_compressed_columns() tries, in order: the row patterns first (fewer bytes; on
+  // the 27-point stencil faster than the deltas in every precision, H100 ms: fp64 0.380 against
+  // 0.448, fp32 0.243 against 0.309, fp32 values with fp64 sums 0.307 against 0.328;
+  // perf_tests/NOTES.md "Row patterns' setup").
   static std::vector<ColumnSource> compressed_forms_in_order(Compression asked) {
     if (asked == Compression::RowPatterns) return {ColumnSource::RowPatterns};
     if (asked == Compression::ColumnDeltas) return {ColumnSource::Deltas};
-    if (!std::is_same_v<MatrixScalar, Scalar>) {
-      return {ColumnSource::Deltas, ColumnSource::RowPatterns};
-    }
     return {ColumnSource::RowPatterns, ColumnSource::Deltas};
   }
   static const char* form_name(ColumnSource form) {
@@ -199,40 +193,46 @@ struct PlanState {
     const std::int64_t row_step =
         std::max<std::int64_t>(1, (num_rows() + kPatternSampleRows - 1) / kPatternSampleRows);
     const auto sampled = static_cast<std::size_t>((num_rows() + row_step - 1) / row_step);
-    // Scratch for the sample, then for the dictionary's lookup table (at most 2 slots a sampled
-    // row: a pattern is seen twice, and the slots are the power of two from twice the patterns).
-    const std::size_t sample_bytes = sampled * (1 + kLongestSampledPattern) * sizeof(std::int32_t);
-    DeviceBuffer<unsigned char> scratch(std::max(sample_bytes, 2 * sampled * sizeof(PatternSlot)));
-    const auto sample = reinterpret_cast<std::int32_t*>(scratch.data());
+    // One allocation, made before the sample, and no scratch buffer to free (cudaFree waits for the
+    // whole device): the counts, the lookup table (at most 2 slots a sampled row: a pattern is seen
+    // twice, and the slots are the power of two from twice the patterns), the dictionary, and each
+    // row's pattern, in the space that holds the sample until the host has read it.
+    const std::size_t sample_words = sampled * (1 + kLongestSampledPattern);
+    const std::size_t bytes = 2 * sizeof(unsigned long long) + 2 * sampled * sizeof(PatternSlot) +
+                              kMostPatternEntries * sizeof(std::int32_t) +
+                              std::max(static_cast<std::size_t>(num_rows()) * sizeof(std::uint16_t),
+                                       sample_words * sizeof(std::int32_t));
+    if (workspace_bytes() + bytes > options.workspace_limit) {
+      return workspace_limit_refusal("row patterns", bytes, options.workspace_limit);
+    }
+    compressed_workspace = DeviceBuffer<unsigned char>(bytes);
+    unsigned long long* counts = nullptr;
+    PatternSlot* slots = nullptr;
+    std::int32_t* distances = nullptr;
+    std::uint16_t* row_pattern = nullptr;
+    auto carve = carver(compressed_workspace);
+    carve(counts, 2);
+    carve(slots, 2 * sampled);
+    carve(distances, static_cast<std::size_t>(kMostPatternEntries));
+    carve(row_pattern, static_cast<std::size_t>(num_rows()));
+    const auto sample = reinterpret_cast<std::int32_t*>(row_pattern);
     constexpr int kThreads = 256;
     sample_row_patterns_kernel<<<grid_for(static_cast<std::int64_t>(sampled) * 32, kThreads),
                                  kThreads, 0, stream>>>(
         matrix.row_map, matrix.entries, num_rows(), row_step, static_cast<std::int64_t>(sampled),
         sample, sample + sampled);
     KSPMV_CUDA_CHECK(cudaGetLastError());
-    std::vector<std::int32_t> host_sample(sample_bytes / sizeof(std::int32_t));
-    KSPMV_CUDA_CHECK(
-        cudaMemcpyAsync(host_sample.data(), sample, sample_bytes, cudaMemcpyDeviceToHost, stream));
+    std::vector<std::int32_t> host_sample(sample_words);
+    KSPMV_CUDA_CHECK(cudaMemcpyAsync(host_sample.data(), sample,
+                                     sample_words * sizeof(std::int32_t), cudaMemcpyDeviceToHost,
+                                     stream));
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
     const RowPatternDictionary dictionary =
         row_pattern_dictionary(host_sample.data(), sampled, host_sample.data() + sampled);
-    if (dictionary.patterns == 0) return "no pattern repeats among the sampled rows";
-
-    const std::size_t bytes = 2 * sizeof(unsigned long long) +
-                              dictionary.distances.size() * sizeof(std::int32_t) +
-                              static_cast<std::size_t>(num_rows()) * sizeof(std::uint16_t);
-    if (workspace_bytes() + bytes > options.workspace_limit) {
-      return workspace_limit_refusal("row patterns", bytes, options.workspace_limit);
+    if (dictionary.patterns == 0) {
+      compressed_workspace = {};
+      return "no pattern repeats among the sampled rows";
     }
-    compressed_workspace = DeviceBuffer<unsigned char>(bytes);
-    unsigned long long* counts = nullptr;
-    std::int32_t* distances = nullptr;
-    std::uint16_t* row_pattern = nullptr;
-    auto carve = carver(compressed_workspace);
-    carve(counts, 2);
-    carve(distances, dictionary.distances.size());
-    carve(row_pattern, static_cast<std::size_t>(num_rows()));
-    const auto slots = reinterpret_cast<PatternSlot*>(scratch.data());
     KSPMV_CUDA_CHECK(cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned long long), stream));
     KSPMV_CUDA_CHECK(cudaMemcpyAsync(distances, dictionary.distances.data(),
                                      dictionary.distances.size() * sizeof(std::int32_t),
@@ -242,8 +242,9 @@ struct PlanState {
                                      cudaMemcpyHostToDevice, stream));
     const unsigned blocks = std::min(grid_for(num_rows() * kMatchLanes, kThreads), 8192u);
     match_row_patterns_kernel<<<blocks, kThreads, 0, stream>>>(
-        matrix.row_map, matrix.entries, num_rows(), slots, dictionary.slots.size() - 1, distances,
-        row_pattern, counts, counts + 1);
+        matrix.row_map, matrix.entries, num_rows(), slots,
+        static_cast<std::uint32_t>(dictionary.slots.size() - 1), distances, row_pattern, counts,
+        counts + 1);
     KSPMV_CUDA_CHECK(cudaGetLastError());
     read_escaped_counts(counts, stream);
     if (options.compression == Compression::Auto &&

@@ -56,11 +56,11 @@ inline RowPatternDictionary row_pattern_dictionary(const std::int32_t* lengths, 
   while (slot_count < 2 * kept.size()) slot_count *= 2;
   dictionary.slots.assign(slot_count, PatternSlot{0, -1, 0});
   for (const auto& [start, length] : kept) {
-    std::uint64_t hash = 0;
+    std::uint32_t hash = 0;
     for (std::int32_t k = 0; k < length; ++k) {
       hash += pattern_hash_term(dictionary.distances[static_cast<std::size_t>(start + k)], k);
     }
-    std::uint64_t slot = hash & (slot_count - 1);
+    std::size_t slot = hash & (slot_count - 1);
     while (dictionary.slots[slot].start >= 0) slot = (slot + 1) & (slot_count - 1);
     dictionary.slots[slot] = PatternSlot{hash, start, length};
   }

@@ -31,27 +31,37 @@ inline constexpr std::int64_t kMostPatternEntries = 4096;
 // The dictionary's lookup table: open addressing on a row's hash, a power of two slots with at
 // least one free (start < 0).
 struct PatternSlot {
-  std::uint64_t hash;
+  std::uint32_t hash;
   std::int32_t start;
   std::int32_t length;
 };
 
 // Entry `position` of a row at `distance` from it contributes this to the row's hash, which sums
-// the contributions (so a warp may add them in any order); splitmix64's finaliser.
-__host__ __device__ inline std::uint64_t pattern_hash_term(std::int32_t distance,
+// the contributions (so a group of lanes may add them in any order). 32 bits (lowbias32's
+// finaliser): a collision costs one more comparison, never a wrong match, for every match is
+// checked entry by entry.
+__host__ __device__ inline std::uint32_t pattern_hash_term(std::int32_t distance,
                                                            std::int64_t position) {
-  std::uint64_t z = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(distance)) |
-                     (static_cast<std::uint64_t>(position) << 32)) +
-                    0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  std::uint32_t z = static_cast<std::uint32_t>(distance) * 0x9e3779b1u +
+                    static_cast<std::uint32_t>(position) * 0x85ebca77u;
+  z = (z ^ (z >> 16)) * 0x7feb352du;
+  z = (z ^ (z >> 15)) * 0x846ca68bu;
+  return z ^ (z >> 16);
 }
 
-inline constexpr std::int64_t kFarthestPatternDistance = 2147483647;  // 32-bit distances
-
-__device__ inline bool fits_pattern_distance(std::int64_t distance) {
-  return distance >= -kFarthestPatternDistance && distance <= kFarthestPatternDistance;
+// Whether `column` lies within 32 bits of `row` (then `distance` is how far): always for 32-bit
+// ordinals, whose rows and columns both lie in [0, 2^31), so they skip the 64-bit check.
+template <class Ordinal>
+__device__ inline bool pattern_distance(Ordinal column, std::int64_t row, std::int32_t& distance) {
+  if constexpr (sizeof(Ordinal) <= sizeof(std::int32_t)) {
+    distance = static_cast<std::int32_t>(column) - static_cast<std::int32_t>(row);
+    return true;
+  } else {
+    constexpr std::int64_t kFarthest = 2147483647;
+    const std::int64_t wide = static_cast<std::int64_t>(column) - row;
+    distance = static_cast<std::int32_t>(wide);
+    return wide >= -kFarthest && wide <= kFarthest;
+  }
 }
 
 // Row `i` of the sample: one in stratum i of `row_step` rows, at a position a hash of i picks
@@ -79,28 +89,31 @@ __global__ void sample_row_patterns_kernel(const Offset* row_map, const Ordinal*
   const std::int64_t length = static_cast<std::int64_t>(row_map[row + 1]) - begin;
   bool fits = length <= kLongestSampledPattern;
   for (std::int64_t k = lane; fits && k < length; k += 32) {
-    const std::int64_t distance = static_cast<std::int64_t>(entries[begin + k]) - row;
-    if (fits_pattern_distance(distance)) {
-      distances[i * kLongestSampledPattern + k] = static_cast<std::int32_t>(distance);
-    } else {
-      fits = false;
-    }
+    std::int32_t distance = 0;
+    fits = pattern_distance(entries[begin + k], row, distance);
+    if (fits) distances[i * kLongestSampledPattern + k] = distance;
   }
   fits = __all_sync(0xffffffffu, fits);
   if (lane == 0) lengths[i] = fits ? static_cast<std::int32_t>(length) : -1;
 }
 
-// Lanes a row in match_row_patterns_kernel: a warp matches four rows at once (a warp a row took
-// 1.5 ms on the 27-point stencil, 4M rows: each row's loads wait on the last's).
+// Lanes a row in match_row_patterns_kernel: a warp matches four rows at once, and each lane holds
+// kHeldDistances of its row's distances in registers, enough for the longest pattern the sample
+// keeps: a longer row is escaped without reading its columns.
 inline constexpr int kMatchLanes = 8;
+inline constexpr int kHeldDistances = kLongestSampledPattern / kMatchLanes;
+static_assert(kHeldDistances * kMatchLanes == kLongestSampledPattern);
 
 // A group of kMatchLanes lanes per row (grid-stride): the row's pattern, kEscapedRow where the
 // dictionary lacks it (then *escaped_rows and *escaped_entries count it). An empty row names
-// pattern 0 (it reads none).
+// pattern 0 (it reads none). The columns are read once, all before any is used; the lookup table
+// and the dictionary are small and stay in L1. (Reading the columns again for the check, and
+// hashing in 64 bits, took 0.77 ms on the 27-point stencil on an H100; columns read once, 0.40:
+// perf_tests/NOTES.md "Row patterns' setup".)
 template <class Offset, class Ordinal>
 __global__ void match_row_patterns_kernel(const Offset* row_map, const Ordinal* entries,
                                           std::int64_t num_rows, const PatternSlot* slots,
-                                          std::uint64_t slot_mask, const std::int32_t* dictionary,
+                                          std::uint32_t slot_mask, const std::int32_t* dictionary,
                                           std::uint16_t* row_pattern,
                                           unsigned long long* escaped_rows,
                                           unsigned long long* escaped_entries) {
@@ -108,33 +121,55 @@ __global__ void match_row_patterns_kernel(const Offset* row_map, const Ordinal* 
   const unsigned group = ((1u << kMatchLanes) - 1u)
                          << (threadIdx.x % 32 / kMatchLanes * kMatchLanes);
   const std::int64_t groups = gridDim.x * static_cast<std::int64_t>(blockDim.x) / kMatchLanes;
-  for (std::int64_t row =
-           (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / kMatchLanes;
-       row < num_rows; row += groups) {
-    const auto begin = static_cast<std::int64_t>(row_map[row]);
-    const std::int64_t length = static_cast<std::int64_t>(row_map[row + 1]) - begin;
-    const auto distance = [&](std::int64_t k) {
-      return static_cast<std::int64_t>(entries[begin + k]) - row;
-    };
-    bool fits = length <= kFarthestPatternDistance;
-    std::uint64_t hash = 0;
-    for (std::int64_t k = lane; k < length; k += kMatchLanes) {
-      const std::int64_t d = distance(k);
-      fits = fits && fits_pattern_distance(d);
-      hash += pattern_hash_term(static_cast<std::int32_t>(d), k);
+  const std::int64_t first =
+      (blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x) / kMatchLanes;
+  // Each row's offsets are loaded while the row before it is matched, so a row waits on one DRAM
+  // round trip (its columns), not two.
+  const auto offsets_of = [&](std::int64_t row, Offset& begin, Offset& end) {
+    if (row < num_rows) {
+      begin = row_map[row];
+      end = row_map[row + 1];
+    }
+  };
+  Offset next_begin{}, next_end{};
+  offsets_of(first, next_begin, next_end);
+  for (std::int64_t row = first; row < num_rows; row += groups) {
+    const auto begin = static_cast<std::int64_t>(next_begin);
+    const std::int64_t length = static_cast<std::int64_t>(next_end) - begin;
+    offsets_of(row + groups, next_begin, next_end);
+    // The loops stop at the row's end: predicated off, the slots past it would still issue.
+    bool fits = length <= kLongestSampledPattern;
+    Ordinal columns[kHeldDistances];
+#pragma unroll
+    for (int i = 0; i < kHeldDistances; ++i) {
+      const int k = lane + i * kMatchLanes;
+      if (!fits || k >= length) break;
+      columns[i] = entries[begin + k];
+    }
+    std::int32_t held[kHeldDistances];
+    std::uint32_t hash = 0;
+#pragma unroll
+    for (int i = 0; i < kHeldDistances; ++i) {
+      const int k = lane + i * kMatchLanes;
+      if (!fits || k >= length) break;
+      fits = pattern_distance(columns[i], row, held[i]);
+      hash += pattern_hash_term(held[i], k);
     }
     fits = __all_sync(group, fits);
     for (int step = kMatchLanes / 2; step > 0; step /= 2) {
       hash += __shfl_xor_sync(group, hash, step, kMatchLanes);
     }
     std::int64_t start = length == 0 ? 0 : -1;
-    for (std::uint64_t slot = hash & slot_mask; fits && start < 0; slot = (slot + 1) & slot_mask) {
+    for (std::uint32_t slot = hash & slot_mask; fits && start < 0; slot = (slot + 1) & slot_mask) {
       const PatternSlot candidate = slots[slot];
       if (candidate.start < 0) break;
       if (candidate.hash != hash || candidate.length != length) continue;
       bool same = true;
-      for (std::int64_t k = lane; k < length; k += kMatchLanes) {
-        same = same && distance(k) == dictionary[candidate.start + k];
+#pragma unroll
+      for (int i = 0; i < kHeldDistances; ++i) {
+        const int k = lane + i * kMatchLanes;
+        if (k >= length) break;
+        same = same && held[i] == dictionary[candidate.start + k];
       }
       if (__all_sync(group, same)) start = candidate.start;
     }

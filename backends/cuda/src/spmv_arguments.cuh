@@ -62,8 +62,12 @@ struct SpmvArguments {
   // H100 and 0.317 -> 0.261 on an H200 (fp32 values with fp64 vectors 0.336 -> 0.328 and 0.305 ->
   // 0.280), Adaptive on the H100 0.5-3.4% faster (few dense rows 0.351 -> 0.339, short rows 1.348
   // -> 1.315); with fp64 values 2-5% slower on the stencil and -2% to +1% with Adaptive (not
-  // profiled), so double precision values keep the compiler's order.
-  static constexpr bool gathers_after_values = std::is_same_v<MatrixValue, float>;
+  // profiled), so double precision values keep the compiler's order. Not where the columns come
+  // from the row patterns: their columns arrive from L1, long before the values, and the tie made
+  // each gather wait a DRAM round trip for nothing (the fp32 stencil 0.280 -> 0.244 ms without
+  // it, H100; NOTES.md "Row patterns' setup: the columns read once").
+  static constexpr bool gathers_after_values =
+      std::is_same_v<MatrixValue, float> && Columns != ColumnSource::RowPatterns;
 
   std::int64_t num_rows;
   const Offset* row_map;
