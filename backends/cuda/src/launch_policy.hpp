@@ -68,6 +68,10 @@ struct LaunchPolicy {
   // bandwidth a multiprocessor is at most this (bytes/s): past it their kernel waits on latency,
   // and the bytes they save do not pay for their decode.
   double double_value_deltas_max_bandwidth_per_sm;
+  // Under single precision values with double precision sums Auto tries the row patterns before
+  // the 16-bit deltas only on a device whose peak DRAM bandwidth a multiprocessor is at most this
+  // (bytes/s); past it the deltas' kernel (32 registers, the patterns' 40) ran faster.
+  double widened_value_patterns_max_bandwidth_per_sm;
 };
 
 // Hopper (sm_90), measured on an H100 80GB HBM3 at commit ac90b3c (fp64 unless said; the results
@@ -91,7 +95,10 @@ struct LaunchPolicy {
 //   share sm_90 and this table (perf_tests/NOTES.md "The H200, and gathers after the values"): on
 //   an H100 80GB HBM3 (3.35 TB/s peak, 25.4 GB/s an SM) the stencil took 0.447 ms with them and
 //   0.468 on A's own columns; on an H200 (4.92 TB/s, 37.3 GB/s an SM) 0.378 and 0.356.
-inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 12, 24.0, 2, 31e9};
+// - Row patterns before 16-bit deltas under fp32 values with fp64 sums up to the same 31 GB/s an
+//   SM (perf_tests/NOTES.md "Row patterns' setup", e90cfb8): the stencil took 0.307 ms with the
+//   patterns and 0.329 with the deltas on the H100, 0.300 and 0.282 on the H200.
+inline constexpr LaunchPolicy kSm90Policy{256, 256, 8.0, 64.0, 1 << 20, 12, 24.0, 2, 31e9, 31e9};
 // Other architectures: Hopper's figures, untuned.
 inline constexpr LaunchPolicy kDefaultPolicy = kSm90Policy;
 

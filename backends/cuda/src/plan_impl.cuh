@@ -137,8 +137,9 @@ struct PlanState {
   // Builds a compressed copy of A's columns for a kernel that reads each entry's column with its
   // row (Vector, Scalar) where the options allow it and, under Auto, where it pays: on a matrix
   // past the latency bound (below it a call waits on its chain of loads, not on their bytes), the
-  // dictionary of row patterns where rows repeat, else the 16-bit deltas. Not for a cached plan,
-  // which may be used for another structure at the same addresses.
+  // dictionary of row patterns where rows repeat, else the 16-bit deltas (in the other order under
+  // single precision values with double precision sums on some devices: compressed_forms_in_order).
+  // Not for a cached plan, which may be used for another structure at the same addresses.
   void keep_compressed_columns(cudaStream_t stream) {
     const Compression asked = options.compression;
     if (asked == Compression::Never) {
@@ -168,12 +169,19 @@ struct PlanState {
   }
 
   // The forms keep_compressed_columns() tries, in order: the row patterns first (fewer bytes; on
-  // the 27-point stencil faster than the deltas in every precision, H100 ms: fp64 0.380 against
-  // 0.448, fp32 0.243 against 0.309, fp32 values with fp64 sums 0.307 against 0.328;
-  // perf_tests/NOTES.md "Row patterns' setup").
-  static std::vector<ColumnSource> compressed_forms_in_order(Compression asked) {
+  // the 27-point stencil faster than the deltas, H100 ms: fp64 0.380 against 0.448, fp32 0.243
+  // against 0.309; perf_tests/NOTES.md "Row patterns' setup"), except under single precision
+  // values with double precision sums on a device of high bandwidth a multiprocessor (the
+  // policy's widened_value_patterns_max_bandwidth_per_sm). Complex values follow the real ones,
+  // unmeasured.
+  std::vector<ColumnSource> compressed_forms_in_order(Compression asked) const {
     if (asked == Compression::RowPatterns) return {ColumnSource::RowPatterns};
     if (asked == Compression::ColumnDeltas) return {ColumnSource::Deltas};
+    if (!std::is_same_v<MatrixScalar, Scalar> &&
+        current_device_facts().dram_bytes_per_second_per_sm() >
+            policy.widened_value_patterns_max_bandwidth_per_sm) {
+      return {ColumnSource::Deltas, ColumnSource::RowPatterns};
+    }
     return {ColumnSource::RowPatterns, ColumnSource::Deltas};
   }
   static const char* form_name(ColumnSource form) {
