@@ -39,7 +39,7 @@ struct PlanOptions {
   // within 2^15 of the diagonal, at most one entry in 8 lies in a row that must read A's own
   // columns, and the values are single precision or the device has modest DRAM bandwidth a
   // multiprocessor; the patterns first, except under single precision values with double
-  // precision x and y.
+  // precision x and y on a device of high DRAM bandwidth a multiprocessor.
   Compression compression = Compression::Auto;
   // The plan builds no optional structure that would take workspace_bytes() past this: neither the
   // compressed columns nor the row-major copy of LayoutLeft x (calls then read A's columns, or x in
