@@ -87,7 +87,8 @@ __global__ void vector_spmv_kernel(Args args) {
 // with double values (50%); on the stencil it ran 0.331 ms in fp32 against the deltas' 0.310 (H100,
 // perf_tests/NOTES.md "Row patterns"). Bounded to the deltas kernel's occupancy: 8 blocks of 256
 // with float sums (32 registers, no spill), 6 with double sums (40; 88 bytes spilled with double
-// values, none with float ones). Complex sums keep the unbounded kernel.
+// values, none with float ones; 8 blocks under fp32 values with double sums spilled more and ran
+// 1.6x slower, NOTES.md "Row patterns' setup"). Complex sums keep the unbounded kernel.
 inline constexpr int kBoundedVectorBlockThreads = 256;
 template <class T>
 constexpr int bounded_vector_blocks_per_sm() {
