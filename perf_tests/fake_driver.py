@@ -7,7 +7,8 @@ by seeded lognormal noise and by --plant-slowdown for kspmv's records.
 
     fake_driver.py [--suite quick|nightly] [--precision fp64|fp32 ...] [--plant-slowdown F]
         [--noise SIGMA] [--run-noise SIGMA] [--reference-noise SIGMA] [--noise-seed N]
-        [--wrong KEY ...]
+        [--wrong KEY ...] [--perturb-y KEY ...] [--perturb-plan KEY ...]
+        [--repetitions N] [--batches N] [--warmup N] [--min-batch-seconds T] [--copy-bytes B]
         [--git-commit C] [--output-dir DIR] [--benchmark_filter=REGEX]
         [--benchmark_repetitions=N] [--benchmark_enable_random_interleaving=true|false]
         [--benchmark_out=FILE] [--benchmark_out_format=json] [--benchmark_list_tests=true]
@@ -19,11 +20,16 @@ depends on --noise-seed and the output file's
 name, so the runs of a gate's rounds differ and a rerun of the test repeats them. Their defaults
 come from KSPMV_FAKE_NOISE, KSPMV_FAKE_RUN_NOISE, KSPMV_FAKE_REFERENCE_NOISE (else 0.02) and
 KSPMV_FAKE_NOISE_SEED (else 0). --wrong
-makes a record compute a wrong result. Exit status as the drivers': 0, 2 usage error, 3 wrong
-result.
+makes a record compute a wrong result. Every measured record's y_hash is a fixed function of its
+name, as a real driver's is of y's bits; --perturb-y changes a record's y_hash and --perturb-plan
+the plan its label describes (a kspmv record's), as a restructuring that changed behaviour would.
+--repetitions stands for --benchmark_repetitions as in the drivers (which win); --batches,
+--warmup, --min-batch-seconds and --copy-bytes are accepted and ignored. Exit status as the
+drivers': 0, 2 usage error, 3 wrong result.
 """
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -150,7 +156,8 @@ def record_entries(key, family, args, noise, reference_noise):
     counters = {name: float(value) for name, value in shape.items()}
     counters.update(compulsory_bytes=float(compulsory),
                     calls_per_batch=float(max(1, round(0.002 / seconds))),
-                    relative_error=1.2e-16, beta=0.0, handle=1.0, layout_right=0.0)
+                    relative_error=1.2e-16, beta=0.0, handle=1.0, layout_right=0.0,
+                    y_hash=fake_y_hash(key, key in args.perturb_y))
     if has_setup:
         counters["setup_seconds"] = 3 * seconds
     # Like the harness, every record but the reference's own is timed batch by batch beside the
@@ -158,6 +165,8 @@ def record_entries(key, family, args, noise, reference_noise):
     reference = next(i for i in IMPLEMENTATIONS if i[0] != perf_json.KSPMV_BACKEND)
     paired = (backend, algorithm) != reference[:2]
     reference_seconds = true_seconds(matrix, precision, reference[3])
+    plan = (fake_plan(key, chosen, key in args.perturb_plan)
+            if backend == perf_json.KSPMV_BACKEND else "")
     entries = []
     for index in range(repetitions):
         factor = noise()
@@ -167,8 +176,25 @@ def record_entries(key, family, args, noise, reference_noise):
         entries.append(entry(name, index, repetitions, family, measured, **counters,
                              bytes_per_second=compulsory / measured,
                              label=f"chosen={chosen};source={source};reference="
-                                   f"{reference[0] + '/' + reference[1] if paired else ''}"))
+                                   f"{reference[0] + '/' + reference[1] if paired else ''}"
+                                   f";plan={plan}"))
     return entries
+
+
+def fake_y_hash(key, perturbed):
+    """A 48-bit integer per record name, as the harness's y_hash is per y; another with
+    `perturbed`."""
+    digest = hashlib.sha256(f"{key}{'/perturbed' if perturbed else ''}".encode()).digest()
+    return float(int.from_bytes(digest[:6], "big"))
+
+
+def fake_plan(key, chosen, perturbed):
+    """What a kspmv record's handle says of its plan (Handle::describe(), its ';' written ',')."""
+    matrix, _, algorithm, _, _ = perf_json.split_key(key)
+    _, rows, cols, nnz, _ = next(m for m in MATRICES if m[0] == matrix)
+    how = "chosen by Auto" if algorithm == "Auto" else "requested"
+    return (f"{chosen} ({how}) for {rows} x {cols} with {nnz} entries, columns: "
+            f"{'compressed' if perturbed else 'own'}")
 
 
 def output_path(args):
@@ -235,10 +261,18 @@ def parse_arguments(argv):
     parser.add_argument("--noise-seed", type=int,
                         default=int(os.environ.get("KSPMV_FAKE_NOISE_SEED", 0)))
     parser.add_argument("--wrong", action="append", default=[], metavar="KEY")
+    parser.add_argument("--perturb-y", action="append", default=[], metavar="KEY")
+    parser.add_argument("--perturb-plan", action="append", default=[], metavar="KEY")
+    # The harness's timing options: the fake measures nothing, so only the repetitions matter.
+    parser.add_argument("--repetitions", type=int)
+    parser.add_argument("--batches", type=int)
+    parser.add_argument("--warmup", type=int)
+    parser.add_argument("--min-batch-seconds", type=float)
+    parser.add_argument("--copy-bytes", type=float)
     parser.add_argument("--git-commit", default="fakecommit")
     parser.add_argument("--output-dir")
     parser.add_argument("--benchmark_filter", default=".")
-    parser.add_argument("--benchmark_repetitions", type=int, default=3)
+    parser.add_argument("--benchmark_repetitions", type=int)
     parser.add_argument("--benchmark_enable_random_interleaving", choices=("true", "false"),
                         default="true")
     parser.add_argument("--benchmark_out")
@@ -250,6 +284,7 @@ def parse_arguments(argv):
     if args.plant_slowdown < 1:
         parser.error("--plant-slowdown must be >= 1")
     args.precision = args.precision or ["fp64", "fp32"]
+    args.benchmark_repetitions = args.benchmark_repetitions or args.repetitions or 3
     return args
 
 

@@ -32,6 +32,8 @@ OPERATION = re.compile(r"[NTCH](_k[0-9]+_(left|right))?(_beta1|_beta)?(_nohandle
 SHAPE_COUNTERS = ("rows", "cols", "nnz", "vectors", "transposed", "scalar_bytes", "ordinal_bytes",
                   "offset_bytes", "compulsory_bytes")
 SECONDS_PER_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+# y_hash: the high 48 bits of 64-bit FNV-1a over the first call's y, an integer a double holds.
+Y_HASH_BITS = 48
 
 # Google Benchmark appends the options a benchmark was registered with to its name
 # (".../iterations:5/manual_time"); the record is what comes before them.
@@ -69,7 +71,7 @@ def split_key(key, where="name"):
 
 
 def compulsory_bytes(shape, beta):
-    """DESIGN.md's byte model: the matrix, x once, y once (twice when beta != 0); x and y trade
+    """docs/design.md's byte model: the matrix, x once, y once (twice when beta != 0); x and y trade
     lengths for the transposed modes."""
     s, k = shape["scalar_bytes"], shape["vectors"]
     value_bytes = shape.get("value_bytes") or s  # fp32_fp64: 4; absent before it existed
@@ -204,6 +206,14 @@ def _label(entry, where):
     return fields
 
 
+def _y_hash(entry, where):
+    """The record's y_hash counter; None in files written before it existed."""
+    value = _numeric(entry, "y_hash", where, integer=True, optional=True)
+    if value is not None and value >= 2**Y_HASH_BITS:
+        raise SchemaError(f"{where}.y_hash: {value} has more than {Y_HASH_BITS} bits")
+    return value
+
+
 def _shape(where, entry):
     shape = {name: _numeric(entry, name, where, integer=True) for name in SHAPE_COUNTERS}
     shape["value_bytes"] = (_numeric(entry, "value_bytes", where, integer=True, optional=True)
@@ -260,7 +270,12 @@ def _record(key, repetitions, ceiling, last_level_cache_bytes):
             "handle": bool(_numeric(entry, "handle", where, integer=True)),
             "setup_seconds": _numeric(entry, "setup_seconds", where, optional=True),
             "calls_per_batch": _numeric(entry, "calls_per_batch", where, integer=True),
-            "relative_error": _numeric(entry, "relative_error", where)}
+            "relative_error": _numeric(entry, "relative_error", where),
+            "y_hash": _y_hash(entry, where)}
+        # Every repetition reports the hash of the record's one checked call.
+        if details and repetition_details["y_hash"] != details["y_hash"]:
+            raise SchemaError(f"{where}.y_hash: {repetition_details['y_hash']} differs from the "
+                              f"first repetition's {details['y_hash']}")
         shape, details = measured_shape, details or repetition_details
         times.append(_seconds(entry, where))
         reference = _numeric(entry, "reference_seconds_per_call", where, optional=True)
@@ -271,7 +286,7 @@ def _record(key, repetitions, ceiling, last_level_cache_bytes):
             relative.append(times[-1] / reference)
     details = details or dict.fromkeys(("source", "chosen_algorithm", "reference", "plan", "beta",
                                         "handle", "setup_seconds", "calls_per_batch",
-                                        "relative_error"))
+                                        "relative_error", "y_hash"))
     seconds = None if errors else statistics.median(times)
     flops = 2 * shape["nnz"] * shape["vectors"] if shape["nnz"] is not None else None
     moved = shape["compulsory_bytes"]
@@ -304,6 +319,7 @@ def _record(key, repetitions, ceiling, last_level_cache_bytes):
         "cache_resident": (None if moved is None else
                            0 < last_level_cache_bytes and moved <= last_level_cache_bytes),
         "relative_error": details["relative_error"],
+        "y_hash": details["y_hash"],
         "correct": not errors,
         "error_detail": errors[0] if errors else "",
     }

@@ -105,6 +105,7 @@ class DriverOutputTest(unittest.TestCase):
                 continue
             self.assertTrue(r["correct"], f"{r['key']}: {r['error_detail']}")
             self.assertTrue(math.isfinite(r["relative_error"]), r["key"])
+            self.assertIsNotNone(r["y_hash"], f"{r['key']}: no y_hash")
             self.assertEqual(len(r["repetition_seconds_per_call"]), 2, r["key"])
             self.assertEqual(r["source"], "generated")
             # kspmv's records through a handle say what its plan is (Handle::describe()).
@@ -114,8 +115,8 @@ class DriverOutputTest(unittest.TestCase):
                     and (r["matrix"], r["precision"], r["operation"]) in correct_baselines):
                 self.assertTrue(r["speedup_vs"], f"{r['key']}: no speedup over its baselines")
         print(f"driver: run.json valid {perf_json.SCHEMA}, {len(keys)} records, every kspmv record "
-              f"correct, 2 repetitions each, speedups over the correct baselines; baselines "
-              f"wrong: {wrong_baselines or 'none'}")
+              f"correct, 2 repetitions each, a y_hash on every correct record, speedups over "
+              f"the correct baselines; baselines wrong: {wrong_baselines or 'none'}")
 
     def test_google_benchmark_json_as_documented(self):
         with open(self.json_path, encoding="utf-8") as f:

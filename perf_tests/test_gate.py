@@ -501,6 +501,13 @@ class PerfJsonTest(unittest.TestCase):
         case(r"operation 'N_k4_lefty'",
              lambda d: first_entry(d, key).update(name=first_entry(d, key)["name"].replace(
                  "/N/", "/N_k4_lefty/")))
+        case(r"\.y_hash: 281474976710656 has more than 48 bits",
+             lambda d: first_entry(d, key).update(y_hash=float(2**48)))
+        case(r"\.y_hash: -1\.0 is not a non-negative integer",
+             lambda d: first_entry(d, key).update(y_hash=-1.0))
+        case(r"\.y_hash: 7 differs from the first repetition's", lambda d: next(
+            e for e in d["benchmarks"] if perf_json.record_name(e["name"]) == key
+            and e.get("repetition_index") == 1).update(y_hash=7.0))
         case(r"copy_bandwidth.*best_seconds: missing", lambda d: next(
             e for e in d["benchmarks"] if e["name"].startswith("copy_bandwidth")).pop(
                 "best_seconds"))

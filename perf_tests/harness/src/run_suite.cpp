@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -52,6 +53,25 @@ std::string precision_name(bool single_precision_values = false) {
 std::string label_field(std::string text) {
   std::replace(text.begin(), text.end(), ';', ',');
   return text;
+}
+
+// 64-bit FNV-1a of `size` bytes: a hash of exact bits, so that two builds that must compute the
+// same y (a restructuring) can be compared record by record without storing y.
+std::uint64_t fnv1a_64(const void* bytes, std::size_t size) {
+  constexpr std::uint64_t offset_basis = 0xcbf29ce484222325ull;
+  constexpr std::uint64_t prime = 0x100000001b3ull;
+  std::uint64_t hash = offset_basis;
+  const auto* byte = static_cast<const unsigned char*>(bytes);
+  for (std::size_t i = 0; i < size; ++i) hash = (hash ^ byte[i]) * prime;
+  return hash;
+}
+
+// The counter y_hash: the high 48 bits of FNV-1a over y's bytes as downloaded (column by column).
+// A counter is a double, which holds integers below 2^53 exactly; the high bits, because the
+// multiplication carries every byte into them while a low bit sees only the bits below it.
+template <class Scalar>
+double y_hash(const std::vector<Scalar>& y) {
+  return static_cast<double>(fnv1a_64(y.data(), y.size() * sizeof(Scalar)) >> 16);
 }
 
 // What y holds before a call with beta == 0, which must overwrite it.
@@ -205,6 +225,7 @@ struct RecordState {
   bool checked = false;
   std::string wrong_result;  // the oracle's message; empty when correct
   double relative_error = NAN;
+  double y_hash = NAN;  // of the first call's y: see y_hash()
   long calls_per_batch = 0;
   long reference_calls_per_batch = 0;
   double planted_calls = 0;  // the fraction of a call a planted slowdown carries over
@@ -231,6 +252,7 @@ void check_first_call(Workload<Scalar>& workload, Implementation& impl,
   impl.call();
   const reference::Block<Scalar> got{loaded.expected.value.n, loaded.expected.value.k,
                                      workload.download_y()};
+  record.y_hash = y_hash(got.data);
   record.relative_error = reference::relative_error(loaded.expected, got);
   record.wrong_result = reference::compare(loaded.expected, got);
   record.checked = true;
@@ -311,6 +333,7 @@ void report_counters(benchmark::State& state, const SpmvShape& shape, const Oper
   if (!std::isnan(matrix_bytes)) state.counters["read_bytes"] = read_bytes(shape, matrix_bytes);
   state.counters["calls_per_batch"] = static_cast<double>(record.calls_per_batch);
   state.counters["relative_error"] = record.relative_error;
+  state.counters["y_hash"] = record.y_hash;
   if (!std::isnan(setup_seconds)) state.counters["setup_seconds"] = setup_seconds;
   if (!std::isnan(reference_seconds_per_call)) {
     state.counters["reference_seconds_per_call"] = reference_seconds_per_call;
