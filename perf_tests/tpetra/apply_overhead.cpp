@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "tpetra_problems.hpp"
+#include "kspmv/testing/tpetra_problems.hpp"
 
 namespace {
 

@@ -41,7 +41,7 @@ Scalar random_value(std::mt19937_64& rng) {
   }
 }
 
-// The host CSR of the matrix library (perf_tests/matrices), as the reference oracle reads it.
+// The host CSR of the matrix library (testing/matrices), as the reference oracle reads it.
 using matrices::HostCsr;
 
 template <class Scalar, class Ordinal, class Offset>

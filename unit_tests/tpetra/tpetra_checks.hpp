@@ -8,8 +8,8 @@
 #include <limits>
 #include <string>
 
+#include "kspmv/testing/tpetra_problems.hpp"
 #include "random_csr.hpp"
-#include "tpetra_problems.hpp"
 
 namespace kspmv::tpetra::testing {
 
