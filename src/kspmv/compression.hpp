@@ -2,7 +2,7 @@
 // Whether a plan may keep a compressed copy of A's column indices, and which (on Kokkos::Cuda and
 // the CUDA raw API, read by the Vector and Scalar kernels in one-vector calls): a dictionary of the
 // rows' repeated patterns with 16 bits a row naming each row's
-// (backends/cuda/src/row_patterns.cuh), or 16 bits an entry, its distance from its row
+// (backends/cuda/src/formats/row_patterns.cuh), or 16 bits an entry, its distance from its row
 // (column_deltas.cuh). Rows the copy cannot hold read A's own columns. The choice never changes a
 // result: the kernels read the same columns and sum in the same order. Kokkos-free.
 

@@ -134,7 +134,7 @@ bool escapes_none(const std::string& description) {
   return description.find("(0 of ") != std::string::npos;
 }
 const Compression kForcedCompressions[] = {Compression::RowPatterns, Compression::ColumnDeltas};
-// launch_policy.hpp: Auto keeps 16-bit columns under double precision values, and tries the row
+// plan/tuning.hpp: Auto keeps 16-bit columns under double precision values, and tries the row
 // patterns first under single precision values with double precision sums, only on a device of at
 // most 31 GB/s of peak DRAM bandwidth a multiprocessor (an H100 80GB HBM3 has 25.4, an H200 37.3).
 bool device_of_modest_bandwidth_per_sm() {

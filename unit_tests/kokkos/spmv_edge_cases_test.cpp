@@ -1,4 +1,4 @@
-// The cases DESIGN.md calls ordinary input, and the errors bad input must produce.
+// The cases docs/design.md calls ordinary input, and the errors bad input must produce.
 
 #include <gtest/gtest.h>
 

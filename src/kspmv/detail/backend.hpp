@@ -18,6 +18,9 @@
 //                                                          // backend keeps; empty: A's own arrays
 //       void set_values_constant(bool);                    // see Handle; may keep derived copies
 //       void values_changed();
+//       void set_compression(Compression);                 // see Handle; called before set-up;
+//       void set_workspace_limit(std::size_t);             // a backend that keeps no compressed
+//                                                          // columns or copy of x ignores both
 //     };
 //
 //     // y = beta*y + alpha*op(A)*x. Called by kspmv::spmv after the shapes were checked and the

@@ -27,7 +27,7 @@ namespace kspmv::cuda {
 
 namespace detail {
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
-struct PlanState;  // defined in backends/cuda/src, where the kernels are
+struct PlanImpl;  // defined in backends/cuda/src/plan, where the kernels are
 }  // namespace detail
 
 struct PlanOptions {
@@ -82,8 +82,8 @@ class Plan {
   // the form the plan reads them (A's own array; the 16-bit deltas with their row bits; or the
   // 16 bits a row naming its pattern; with the escaped rows' own columns) and the values; the
   // plan's own tables of a few bytes a block of rows and the dictionary of patterns (at most 16 KB,
-  // read through L1) are left out. DESIGN.md's byte model counts A's CSR arrays instead: the two
-  // differ by what the compressed columns save.
+  // read through L1) are left out. The byte model of docs/design.md counts A's CSR arrays instead:
+  // the two differ by what the compressed columns save.
   std::size_t matrix_bytes_per_call() const;
 
   // y = beta*y + alpha*op(A)*x. A must have the structure the plan was built for (same pointers and
@@ -108,7 +108,7 @@ class Plan {
   void values_changed();
 
  private:
-  std::unique_ptr<detail::PlanState<Scalar, Ordinal, Offset, MatrixScalar>> state_;
+  std::unique_ptr<detail::PlanImpl<Scalar, Ordinal, Offset, MatrixScalar>> impl_;
 };
 
 }  // namespace kspmv::cuda

@@ -1,6 +1,7 @@
 #pragma once
-// DESIGN.md's compulsory byte model, the roofline numerator (Kokkos-free): every matrix array read
-// once, x read once, y written once (and read once more when beta != 0), per SpMV with k vectors.
+// docs/design.md's compulsory byte model, the roofline numerator (Kokkos-free): every matrix array
+// read once, x read once, y written once (and read once more when beta != 0), per SpMV with k
+// vectors.
 
 #include <cstdint>
 

@@ -1,0 +1,6 @@
+// The raw-pointer API (Plan, apply_without_plan) for double and every ordinal and offset type.
+#include <complex>
+
+#include "instantiate/instantiate.cuh"
+
+KSPMV_INSTANTIATE_RAW_API(double, double)

@@ -1,0 +1,149 @@
+#pragma once
+// What every SpMV kernel receives: one CSR matrix, one input and one output vector, the scalars,
+// and the conjugation flag; VectorGroupArguments adds the columns of a group of vectors that one
+// launch multiplies at once. Kernels take them as a template parameter `Args` and read its types
+// from it.
+
+#include <cstdint>
+#include <type_traits>
+
+#include "device/device_scalar.cuh"
+#include "formats/column_form.hpp"
+#include "formats/own_columns.cuh"
+
+namespace kspmv::cuda::detail {
+
+// GatheredValues: entry e's value is values[value_positions[e]]. A transposed call reads A^T this
+// way, A's own values through the permutation that transposed A's structure, so that no call copies
+// the values (which may have changed since the last call). MatrixValue: A's values, T or its single
+// precision counterpart, widened on load (products and sums in T). Columns: the form in which a
+// kernel that knows the row reads its columns (OwnColumns or a compressed form of formats/:
+// row_columns(row, begin), then compressed_column(entry, row, base) in a row whose columns are
+// compressed); kernels that do not know it read A's own (column(entry)).
+template <class T, class Ordinal, class Offset, bool GatheredValues = false, class MatrixValue = T,
+          class Columns = OwnColumns>
+struct SpmvArguments {
+  using value_type = T;
+  using ordinal_type = Ordinal;
+  using offset_type = Offset;
+  static constexpr bool gathered_values = GatheredValues;
+  using columns_type = Columns;
+  static constexpr ColumnForm column_form = Columns::kForm;
+  static constexpr int kVectors = 1;         // vectors per launch
+  static constexpr int kVectorsPerLane = 1;  // see VectorGroupArguments
+  // Whether the kernels that load a batch of entries before their products (Vector, the staging
+  // of Adaptive's rows) tie each x gather to its value (column_after_value), so that the batch's
+  // column and value loads share one DRAM round trip. Measured (perf_tests/NOTES.md "The H200, and
+  // gathers after the values", ms): with fp32 values, the stencil's Vector 0.341 -> 0.309 on an
+  // H100 and 0.317 -> 0.261 on an H200 (fp32 values with fp64 vectors 0.336 -> 0.328 and 0.305 ->
+  // 0.280), Adaptive on the H100 0.5-3.4% faster (few dense rows 0.351 -> 0.339, short rows 1.348
+  // -> 1.315); with fp64 values 2-5% slower on the stencil and -2% to +1% with Adaptive (not
+  // profiled), so double precision values keep the compiler's order. Not where the columns come
+  // from the row patterns: their columns arrive from L1, long before the values, and the tie made
+  // each gather wait a DRAM round trip for nothing (the fp32 stencil 0.280 -> 0.244 ms without
+  // it, H100; NOTES.md "Row patterns' setup: the columns read once").
+  static constexpr bool gathers_after_values =
+      std::is_same_v<MatrixValue, float> && !Columns::kColumnsFromCache;
+
+  std::int64_t num_rows;
+  const Offset* row_map;
+  const Ordinal* entries;
+  const MatrixValue* values;
+  const T* x;
+  std::int64_t x_stride;
+  T* y;
+  std::int64_t y_stride;
+  T alpha;
+  T beta;
+  bool beta_is_zero;  // then y is written without being read, so NaN already there cannot survive
+  bool conjugate;
+  const Offset* value_positions = nullptr;   // GatheredValues only
+  typename Columns::Arrays compressed = {};  // a compressed form's device arrays
+  // Zero on every launch; the compiler cannot know it (column_after_value).
+  std::uint32_t zero_bits = 0;
+
+  __device__ std::int64_t row_begin(std::int64_t row) const {
+    return static_cast<std::int64_t>(__ldg(row_map + row));
+  }
+
+  __device__ Ordinal column(std::int64_t entry) const { return load_streaming(entries + entry); }
+  // Whether row's columns are read from the compressed form (not escaped), and from where.
+  __device__ RowColumns row_columns(std::int64_t row, std::int64_t begin) const {
+    return compressed.row_columns(row, begin);
+  }
+  // Entry's column in a row whose row_columns(row, begin) are compressed, `base` theirs.
+  __device__ Ordinal compressed_column(std::int64_t entry, std::int64_t row,
+                                       std::int64_t base) const {
+    return compressed.template column<Ordinal>(entry, row, base);
+  }
+  // `column`, made to wait for `value`: it adds value's bits masked with zero_bits. Without this
+  // data dependency ptxas issues a thread's value loads after the x gathers of the columns that
+  // arrived first, and the batch takes two DRAM round trips instead of one.
+  __device__ Ordinal column_after_value(Ordinal column, T value) const {
+    static_assert(std::is_arithmetic_v<T>, "column_after_value: real values only");
+    std::uint32_t bits = 0;
+    if constexpr (sizeof(T) == sizeof(double)) {
+      bits = static_cast<std::uint32_t>(__double2hiint(value));
+    } else {
+      bits = __float_as_uint(value);
+    }
+    return column + static_cast<Ordinal>(bits & zero_bits);
+  }
+  __device__ T value(std::int64_t entry) const {
+    if constexpr (GatheredValues) {
+      // Through the read-only cache: neighbouring entries of A^T often sit in one sector of A.
+      return widen<T>(load_readonly(
+          values + static_cast<std::int64_t>(load_streaming(value_positions + entry))));
+    } else {
+      return widen<T>(load_streaming(values + entry));
+    }
+  }
+  // a * x(column), a conjugated in modes C and H.
+  __device__ T times_x(T a, Ordinal column) const {
+    return conjugate_if(a, conjugate) *
+           load_readonly(x + static_cast<std::int64_t>(column) * x_stride);
+  }
+  __device__ T product(std::int64_t entry) const { return times_x(value(entry), column(entry)); }
+
+  // Where beta != 0, store() reads y(row) after the row's products: a block would end on a DRAM
+  // round trip. Kernels that know their rows early ask for y(row) then (perf_tests/NOTES.md).
+  __device__ void prefetch_y(std::int64_t row) const {
+    if (!beta_is_zero) prefetch_to_l2(y + row * y_stride);
+  }
+
+  // y(row) = alpha * row_sum + beta * y(row)
+  __device__ void store(std::int64_t row, T row_sum) const {
+    T* target = y + row * y_stride;
+    store_streaming(target, beta_is_zero ? alpha * row_sum : alpha * row_sum + beta * *target);
+  }
+};
+
+// Up to Width vectors of a rank-2 call (num_vectors of them: the last group of a call may be
+// partial): vector w of x and y starts col_stride elements after vector w-1; x and y of the base
+// are vector 0. VectorsPerLane > 1: x's rows are contiguous (x_col_stride 1) and each lane of the
+// group kernel reads VectorsPerLane of a row's elements at once (vector_pack.cuh); x, x_stride and
+// num_vectors are then multiples of a pack (launch_per_vector.cuh checks).
+template <int Width, class Single, int VectorsPerLane = 1>
+struct VectorGroupArguments : Single {
+  using T = typename Single::value_type;
+  static constexpr int kVectors = Width;
+  static constexpr int kVectorsPerLane = VectorsPerLane;
+  static_assert(Width % VectorsPerLane == 0);
+
+  std::int64_t x_col_stride;
+  std::int64_t y_col_stride;
+  int num_vectors;
+
+  __device__ void prefetch_y(std::int64_t row, int vector) const {
+    if (!this->beta_is_zero) prefetch_to_l2(this->y + row * this->y_stride + vector * y_col_stride);
+  }
+
+  // y(row, vector) = alpha * row_sum + beta * y(row, vector)
+  __device__ void store(std::int64_t row, int vector, T row_sum) const {
+    T* target = this->y + row * this->y_stride + vector * y_col_stride;
+    store_streaming(target, this->beta_is_zero ? this->alpha * row_sum
+                                               : this->alpha * row_sum + this->beta * *target);
+  }
+};
+
+}  // namespace kspmv::cuda::detail

@@ -1,0 +1,110 @@
+#pragma once
+// Vector: a group of Lanes threads (2..32, a sub-warp) per row; the group strides over the row and
+// reduces with shuffles in a fixed order. Each lane loads kVectorBatch entries of its stride before
+// it waits for any, so a group of batched_vector_lanes_for(mean) lanes has a mean row's loads in
+// flight at once; the sum still takes the lane's entries in order, as an unbatched loop would.
+// (A latency-bound matrix keeps CUSP's lanes: see choice.cpp.)
+
+#include <cstdint>
+#include <type_traits>
+
+#include "formats/column_form.hpp"
+#include "kernels/spmv_arguments.cuh"
+#include "plan/tuning.hpp"
+
+namespace kspmv::cuda::detail {
+
+// This lane's share of row `row`'s products, its columns read from the plan's compressed copy
+// (from `compressed_base`: SpmvArguments::row_columns) or from A's own array.
+template <bool Compressed, int Lanes, class Args>
+__device__ inline typename Args::value_type vector_row_share(const Args& args, std::int64_t row,
+                                                             std::int64_t begin, std::int64_t end,
+                                                             int lane,
+                                                             std::int64_t compressed_base = 0) {
+  typename Args::value_type sum{};
+  for (std::int64_t base = begin + lane; base < end; base += Lanes * kVectorBatch) {
+    typename Args::ordinal_type columns[kVectorBatch];
+    typename Args::value_type values[kVectorBatch];
+#pragma unroll
+    for (int i = 0; i < kVectorBatch; ++i) {
+      const std::int64_t entry = base + i * Lanes;
+      if (entry < end) {
+        if constexpr (Compressed) {
+          columns[i] = args.compressed_column(entry, row, compressed_base);
+        } else {
+          columns[i] = args.column(entry);
+        }
+        values[i] = args.value(entry);
+        if constexpr (Args::gathers_after_values) {
+          columns[i] = args.column_after_value(columns[i], values[i]);
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kVectorBatch; ++i) {
+      if (base + i * Lanes < end) sum += args.times_x(values[i], columns[i]);
+    }
+  }
+  return sum;
+}
+
+// One launch's rows, a group of Lanes a row: the body of both kernels below.
+template <int Lanes, class Args>
+__device__ inline void vector_spmv(const Args& args) {
+  using T = typename Args::value_type;
+  const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  const std::int64_t row = thread / Lanes;
+  const int lane = static_cast<int>(threadIdx.x % Lanes);
+  T sum{};
+  // Rows past the end still take part in the shuffles below, which need the whole warp.
+  if (row < args.num_rows) {
+    if (lane == 0) args.prefetch_y(row);
+    const std::int64_t begin = args.row_begin(row);
+    const std::int64_t end = args.row_begin(row + 1);
+    if constexpr (Args::column_form != ColumnForm::Own) {
+      const auto columns = args.row_columns(row, begin);
+      if (columns.compressed) {
+        sum = vector_row_share<true, Lanes>(args, row, begin, end, lane, columns.base);
+      } else {
+        sum = vector_row_share<false, Lanes>(args, row, begin, end, lane);
+      }
+    } else {
+      sum = vector_row_share<false, Lanes>(args, row, begin, end, lane);
+    }
+  }
+  sum = group_sum(sum, Lanes);
+  if (lane == 0 && row < args.num_rows) args.store(row, sum);
+}
+
+template <int Lanes, class Args>
+__global__ void vector_spmv_kernel(Args args) {
+  vector_spmv<Lanes>(args);
+}
+
+// The row patterns' Vector kernel holds a row's position in the dictionary (64 bits) besides what
+// the deltas' kernel holds. Left to itself ptxas gave it 34 registers with float sums (75%
+// occupancy, against the deltas kernel's 32 and 100%), 42 with fp32 values and double sums and 56
+// with double values (50%); on the stencil it ran 0.331 ms in fp32 against the deltas' 0.310 (H100,
+// perf_tests/NOTES.md "Row patterns"). Bounded to the deltas kernel's occupancy: 8 blocks of 256
+// with float sums (32 registers, no spill), 6 with double sums (40; 88 bytes spilled with double
+// values, none with float ones; 8 blocks under fp32 values with double sums spilled more and ran
+// 1.6x slower, NOTES.md "Row patterns' setup"). Complex sums keep the unbounded kernel.
+inline constexpr int kBoundedVectorBlockThreads = 256;
+template <class T>
+constexpr int bounded_vector_blocks_per_sm() {
+  return sizeof(T) == sizeof(double) ? 6 : 8;
+}
+template <class Args>
+constexpr bool runs_bounded_vector_kernel() {
+  return Args::columns_type::kBoundedVectorKernel &&
+         std::is_arithmetic_v<typename Args::value_type>;
+}
+
+template <int Lanes, class Args>
+__global__ void __launch_bounds__(kBoundedVectorBlockThreads,
+                                  bounded_vector_blocks_per_sm<typename Args::value_type>())
+    bounded_vector_spmv_kernel(Args args) {
+  vector_spmv<Lanes>(args);
+}
+
+}  // namespace kspmv::cuda::detail

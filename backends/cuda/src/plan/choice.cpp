@@ -1,0 +1,243 @@
+#include "plan/choice.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+namespace kspmv::cuda::detail {
+namespace {
+
+// The vectors a lane of a group of `width` reads at once where x's rows allow packs: 16 bytes of
+// real values (vector_pack.cuh), complex ones one at a time.
+int pack_for_width(const ValueTypes& types, int width) {
+  const int largest = types.real ? 16 / types.sum_bytes : 1;
+  return width < largest ? width : largest;
+}
+
+bool is_regular(const PlanInputs& inputs) {
+  const LaunchPolicy& policy = inputs.device.policy;
+  return static_cast<double>(inputs.matrix.longest_row) <=
+         policy.irregular_row_factor * inputs.matrix.mean_row_length() + policy.irregular_row_slack;
+}
+
+// The forms a plan running `algorithm` tries, in order, or none and why. Only kernels that know an
+// entry's row before they read its column (Vector, Scalar) can decode a compressed form; a cached
+// plan may later serve another structure at the same addresses; below the latency bound a call
+// waits on its chain of loads, not on their bytes. Row patterns first (fewer bytes; on the
+// 27-point stencil faster than the deltas, H100 ms: fp64 0.380 against 0.448, fp32 0.243 against
+// 0.309; perf_tests/NOTES.md "Row patterns' setup"), except under single precision values with
+// double precision sums on a device of high bandwidth a multiprocessor. Complex values follow the
+// real ones, unmeasured.
+void choose_column_forms(const PlanInputs& inputs, Choice& choice) {
+  const Compression asked = inputs.request.compression;
+  const auto own = [&](const std::string& why) {
+    choice.own_columns_note = "A's own (" + why + ")";
+  };
+  if (asked == Compression::Never) {
+    own("compression not allowed");
+  } else if (choice.algorithm != Algorithm::Vector && choice.algorithm != Algorithm::Scalar) {
+    own(to_string(choice.algorithm) + " reads columns before it knows their rows");
+  } else if (inputs.request.cached) {
+    own("a plan cached for calls without a handle");
+  } else if (inputs.matrix.entries == 0) {
+    own("no entries");
+  } else if (asked == Compression::Auto && inputs.latency_bound()) {
+    own("latency-bound: fewer than " + std::to_string(inputs.device.policy.latency_bound_entries) +
+        " entries");
+  } else if (asked == Compression::RowPatterns) {
+    choice.column_forms = {ColumnForm::RowPatterns};
+  } else if (asked == Compression::ColumnDeltas) {
+    choice.column_forms = {ColumnForm::ColumnDeltas};
+  } else if (inputs.types.widened_values &&
+             inputs.device.dram_bytes_per_second_per_sm() >
+                 inputs.device.policy.widened_value_patterns_max_bandwidth_per_sm) {
+    choice.column_forms = {ColumnForm::ColumnDeltas, ColumnForm::RowPatterns};
+  } else {
+    choice.column_forms = {ColumnForm::RowPatterns, ColumnForm::ColumnDeltas};
+  }
+}
+
+std::string gigabytes_text(double bytes) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(1) << bytes * 1e-9;
+  return text.str();
+}
+
+// Auto's Vector on a latency-bound matrix, rank 2: the most slots whose threads stay within the
+// resident ones, at least Vector's lanes, at most a warp's worth of lanes a row. The threads count
+// a slot's lanes as packs of vectors where x's rows are contiguous (as most such calls read them),
+// so that the slots, and the sums' order, never depend on x's alignment.
+int resident_group_slots(const PlanInputs& inputs, const Choice& choice, int width,
+                         bool x_rows_contiguous) {
+  const int pack = x_rows_contiguous ? pack_for_width(inputs.types, width) : 1;
+  const std::int64_t groups = (inputs.matrix.rows + kGroupRows - 1) / kGroupRows;
+  const auto threads = [&](int slots) { return groups * slots * (width / pack); };
+  const std::int64_t resident =
+      inputs.device.multiprocessors * inputs.device.policy.resident_group_threads_per_sm;
+  int slots = std::max(1, choice.vector_lanes / width);
+  while (slots * width < 32 && threads(2 * slots) <= resident) slots *= 2;
+  return slots;
+}
+
+}  // namespace
+
+int vector_lanes_for(double mean_row_length) {
+  int lanes = 2;
+  while (lanes < 32 && lanes < mean_row_length) lanes *= 2;
+  return lanes;
+}
+
+int batched_vector_lanes_for(double mean_row_length) {
+  return vector_lanes_for(mean_row_length / kVectorBatch);
+}
+
+std::int64_t long_row_chunk_entries(const LaunchPolicy& policy,
+                                    std::int64_t long_row_entries_in_all,
+                                    std::int64_t multiprocessors, int warps_per_sm) {
+  std::int64_t entries = policy.long_row_chunk_entries;
+  while (entries > policy.shortest_long_row_chunk &&
+         long_row_entries_in_all / entries < multiprocessors * warps_per_sm) {
+    entries /= 2;
+  }
+  return entries;
+}
+
+// Below the latency bound: one launch, and no group walking its longest row for long. Above it:
+// Vector for regular rows of a mean long enough for its batches, Adaptive otherwise.
+Algorithm auto_algorithm(const PlanInputs& inputs) {
+  const MatrixFacts& matrix = inputs.matrix;
+  const LaunchPolicy& policy = inputs.device.policy;
+  if (inputs.latency_bound()) {
+    const std::int64_t lanes = vector_lanes_for(matrix.mean_row_length());
+    return (matrix.longest_row + lanes - 1) / lanes <= policy.vector_longest_row_steps
+               ? Algorithm::Vector
+               : Algorithm::Adaptive;
+  }
+  return is_regular(inputs) && matrix.mean_row_length() >= policy.vector_mean_row_length
+             ? Algorithm::Vector
+             : Algorithm::Adaptive;
+}
+
+Choice choose(const PlanInputs& inputs) {
+  const MatrixFacts& matrix = inputs.matrix;
+  Choice choice;
+  choice.regular_rows = is_regular(inputs);
+  choice.algorithm = inputs.request.algorithm == Algorithm::Auto ? auto_algorithm(inputs)
+                                                                 : inputs.request.algorithm;
+  if (choice.algorithm == Algorithm::Vector) {
+    choice.vector_lanes = vector_lanes_for(matrix.mean_row_length());
+    // A latency-bound call waits on each row's chain of loads, and more lanes a row start more
+    // rows' chains at once: with batched lanes (8-16 times fewer threads) the small real matrices
+    // ran 1.2-1.9x slower (ca-GrQc 4.5 -> 8.6 us, lp_e226 4.5 -> 6.9; perf_tests/NOTES.md).
+    choice.single_vector_lanes = inputs.latency_bound()
+                                     ? choice.vector_lanes
+                                     : batched_vector_lanes_for(matrix.mean_row_length());
+  }
+  // Irregular rows with rows too long for a group of lanes are shared out over warps in rank-2
+  // calls; not by a cached plan, whose table would list another structure's rows, nor for
+  // MergePath, whose calls take one vector a pass.
+  if (!choice.regular_rows && matrix.long_rows > 0 && !inputs.request.cached &&
+      choice.algorithm != Algorithm::MergePath) {
+    choice.long_row_chunk_entries =
+        long_row_chunk_entries(inputs.device.policy, matrix.long_row_entries_in_all,
+                               inputs.device.multiprocessors, kVectorGroupBlockThreads / 32);
+  }
+  choose_column_forms(inputs, choice);
+  return choice;
+}
+
+std::string refusal_before_build(const PlanInputs& inputs, ColumnForm form, std::size_t bytes,
+                                 std::size_t held) {
+  const std::size_t limit = inputs.request.workspace_limit;
+  if (held + bytes > limit) {
+    return "the " + std::to_string(bytes) + " bytes of " + form_name(form) +
+           " would pass the workspace limit of " + std::to_string(limit);
+  }
+  if (form != ColumnForm::ColumnDeltas || inputs.request.compression != Compression::Auto) {
+    return "";
+  }
+  if (inputs.matrix.column_reach > kDeltaReach + 1) {  // a power of two: 2^15 passes
+    return "sampled columns lie too far from the diagonal for 16 bits";
+  }
+  const double bandwidth_per_sm = inputs.device.dram_bytes_per_second_per_sm();
+  const double most = inputs.device.policy.double_value_deltas_max_bandwidth_per_sm;
+  if (inputs.types.double_values && bandwidth_per_sm > most) {
+    return "double precision values on a device of " + gigabytes_text(bandwidth_per_sm) +
+           " GB/s of DRAM a multiprocessor, more than " + gigabytes_text(most) +
+           ": there the 16-bit deltas' kernel waits on latency, not on bytes";
+  }
+  return "";
+}
+
+bool keeps_escaped(const PlanInputs& inputs, std::int64_t escaped_entries) {
+  return inputs.request.compression != Compression::Auto ||
+         escaped_entries * inputs.device.policy.entries_per_escaped_entry <= inputs.matrix.entries;
+}
+
+// One where MergePath runs, or where rows are irregular and either a cached plan cannot share out
+// the long ones (the group kernel walking a long row with one group of lanes ran 29x slower than
+// Adaptive on the power-law matrix) or x is LayoutLeft on a matrix large enough to be
+// bandwidth-bound (power-law fp32, k = 8: 1.19 ms in single-vector passes, 2.05 ms in groups of 3;
+// below, where a call costs little more than its launches, k passes ran 3-4x slower than the best
+// cuSPARSE SpMM on the small irregular matrices of the suite). In LayoutRight, where a row of x is
+// one read, a whole group. In LayoutLeft each vector gathers from its own column of x, so a group
+// runs from L2 only while the part of its columns that rows in flight reach (the column reach,
+// both sides of the diagonal) fits in half of L2: 8 columns gathered at random from DRAM ran 2.7x
+// slower than 8 passes, each of whose column stayed in L2 (H100, perf_tests/NOTES.md "Several
+// vectors at once"). A plan with a handle on a matrix past the latency bound reads LayoutLeft x
+// through a row-major copy instead (reads_x_through_row_major_copy).
+int vectors_per_pass(const PlanInputs& inputs, const Choice& choice, const XShape& x) {
+  if (choice.algorithm == Algorithm::MergePath) return 1;
+  if (!choice.regular_rows &&
+      (inputs.request.cached || (x.col_stride != 1 && !inputs.latency_bound()))) {
+    return 1;
+  }
+  if (x.col_stride == 1) return kMaxVectorsPerLaunch;
+  const std::int64_t reach = inputs.matrix.column_reach;
+  const std::int64_t reached_rows = reach >= x.rows / 2 ? x.rows : 2 * reach + 1;
+  const auto column_bytes = std::max<std::int64_t>(1, reached_rows * inputs.types.sum_bytes);
+  return static_cast<int>(
+      std::clamp<std::int64_t>(inputs.device.l2_bytes / 2 / column_bytes, 1, kMaxVectorsPerLaunch));
+}
+
+// x's rows are not contiguous, a pass takes several vectors, and the matrix is large enough that
+// the copy's launch is lost in the call. Measured on an H100 (fp64, k = 8, perf_tests/NOTES.md
+// "LayoutLeft through a row-major copy of x"): LayoutLeft gathers ran 1.9-6.4x slower than the
+// same matrix in LayoutRight, and the copy costs one read and one write of x. Not for a cached
+// plan, whose later calls may not allocate.
+bool reads_x_through_row_major_copy(const PlanInputs& inputs, const Choice& choice,
+                                    const XShape& x) {
+  return x.vectors > 1 && x.col_stride != 1 && choice.algorithm != Algorithm::MergePath &&
+         !inputs.request.cached && !inputs.latency_bound();
+}
+
+// A slot is `width` lanes, or fewer where each lane takes a pack of vectors: the slots, and so the
+// sums' order, are the same. One slot for Scalar; Vector's own lanes (CUSP's rule) where Vector was
+// asked for. A latency-bound matrix (a few microseconds a call) waits on each row's chain of
+// loads, so it takes more: as many as the GPU's resident threads hold where Auto chose Vector
+// (resident_group_slots), else a warp per row. Otherwise (Auto's Vector on a bandwidth-bound
+// matrix too: with x rows contiguous and a mean of 64 or more this gives Vector's lanes) as many
+// slots as the mean row holds the policy's entries a slot, in powers of two. Fewer slots mean
+// fewer steps whose cost is the row's (its sums added across slots, its loads, its stores) but
+// fewer entries in flight.
+int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous) {
+  const bool vector = choice.algorithm == Algorithm::Vector;
+  if (choice.algorithm == Algorithm::Scalar) return 1;
+  if (vector && inputs.request.algorithm == Algorithm::Vector) {
+    return std::max(1, choice.vector_lanes / width);
+  }
+  if (vector && inputs.latency_bound()) {
+    return resident_group_slots(inputs, choice, width, x_rows_contiguous);
+  }
+  if (inputs.latency_bound()) return 32 / width;
+  const LaunchPolicy& policy = inputs.device.policy;
+  const double entries_per_slot = x_rows_contiguous ? policy.group_slot_entries_contiguous_x
+                                                    : policy.group_slot_entries_strided_x;
+  int slots = 1;
+  while (slots * width < 32 && 2 * slots * entries_per_slot <= inputs.matrix.mean_row_length()) {
+    slots *= 2;
+  }
+  return slots;
+}
+
+}  // namespace kspmv::cuda::detail

@@ -1,0 +1,45 @@
+#pragma once
+// What the plan's analysis (analysis.cuh) measures of A's structure, as a plain value: the input of
+// Auto's choice (choice.hpp) and of describe(). No CUDA header.
+
+#include <cstdint>
+#include <limits>
+
+namespace kspmv::cuda::detail {
+
+struct MatrixFacts {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  std::int64_t entries = 0;
+  std::int64_t longest_row = 0;
+  std::int64_t long_rows = 0;                // longer than the policy's long_row_entries
+  std::int64_t long_row_entries_in_all = 0;  // the entries of those rows together
+  // Nine in ten sampled entries lie within this many columns of the diagonal (a power of two;
+  // the largest value where unknown: no rows).
+  std::int64_t column_reach = std::numeric_limits<std::int64_t>::max();
+
+  double mean_row_length() const {
+    return rows == 0 ? 0.0 : static_cast<double>(entries) / static_cast<double>(rows);
+  }
+  bool column_reach_known() const {
+    return column_reach != std::numeric_limits<std::int64_t>::max();
+  }
+};
+
+// The reach below which `fraction` of a histogram's entries lie, bucket b holding the entries
+// within 2^b columns (the largest value where even the last bucket is needed).
+inline std::int64_t reach_quantile(const unsigned long long* histogram, int buckets,
+                                   double fraction) {
+  unsigned long long total = 0;
+  for (int b = 0; b < buckets; ++b) total += histogram[b];
+  unsigned long long below = 0;
+  for (int b = 0; b < buckets - 1; ++b) {
+    below += histogram[b];
+    if (static_cast<double>(below) >= fraction * static_cast<double>(total)) {
+      return std::int64_t{1} << b;
+    }
+  }
+  return std::numeric_limits<std::int64_t>::max();
+}
+
+}  // namespace kspmv::cuda::detail

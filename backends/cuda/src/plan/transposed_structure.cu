@@ -1,0 +1,214 @@
+#include <cub/device/device_radix_sort.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include "device/cuda_check.hpp"
+#include "plan/choice.hpp"
+#include "plan/transposed_structure.hpp"
+
+namespace kspmv::cuda::detail {
+namespace {
+
+constexpr int kThreads = 256;
+
+unsigned blocks_for(std::int64_t items) {
+  return static_cast<unsigned>((items + kThreads - 1) / kThreads);
+}
+
+template <class Offset>
+__global__ void iota_kernel(Offset* out, std::int64_t length) {
+  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (i < length) out[i] = static_cast<Offset>(i);
+}
+
+// row_map_t[c] = the first position whose sorted column is c or more: each position that starts a
+// run of columns fills in the starts of the columns from the previous run's column on (so empty
+// columns too), in one coalesced pass.
+template <class Ordinal, class Offset>
+__global__ void column_starts_kernel(const Ordinal* sorted_columns, std::int64_t num_entries,
+                                     std::int64_t num_cols, Offset* row_map_t) {
+  const std::int64_t p = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (p > num_entries) return;
+  const std::int64_t previous = p == 0 ? -1 : static_cast<std::int64_t>(sorted_columns[p - 1]);
+  const std::int64_t current =
+      p == num_entries ? num_cols : static_cast<std::int64_t>(sorted_columns[p]);
+  for (std::int64_t column = previous + 1; column <= current; ++column) {
+    row_map_t[column] = static_cast<Offset>(p);
+  }
+}
+
+// row_of_entry[k] = the row of A holding entry k, written by a group of `lanes` threads per row.
+template <class Ordinal, class Offset>
+__global__ void row_of_entry_kernel(const Offset* row_map, std::int64_t num_rows, int lanes,
+                                    Ordinal* row_of_entry) {
+  const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  const std::int64_t row = thread / lanes;
+  if (row >= num_rows) return;
+  const auto end = static_cast<std::int64_t>(row_map[row + 1]);
+  for (auto entry = static_cast<std::int64_t>(row_map[row]) + thread % lanes; entry < end;
+       entry += lanes) {
+    row_of_entry[entry] = static_cast<Ordinal>(row);
+  }
+}
+
+template <class Ordinal, class Offset>
+__global__ void source_rows_kernel(const Ordinal* row_of_entry, const Offset* source_entry,
+                                   std::int64_t num_entries, Ordinal* entries_t) {
+  const std::int64_t p = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (p < num_entries) entries_t[p] = row_of_entry[source_entry[p]];
+}
+
+// For entry p = A(i, j), its mirror A(j, i) found by a binary search of row j: A^T's entry p (row
+// i of A^T, column j) takes its value from there. A group of `lanes` threads per row of A, so each
+// knows its row without a search. Sets *asymmetric, and the other groups then stop early, where a
+// row is not strictly increasing (then a search could miss or repeat an entry) or a mirror is
+// missing.
+template <class Ordinal, class Offset>
+__global__ void mirror_entries_kernel(const Offset* row_map, const Ordinal* entries,
+                                      std::int64_t num_rows, int lanes, Offset* source_entry,
+                                      int* asymmetric) {
+  const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  const std::int64_t row = thread / lanes;
+  if (row >= num_rows || *static_cast<volatile int*>(asymmetric) != 0) return;
+  const auto begin = static_cast<std::int64_t>(row_map[row]);
+  const auto end = static_cast<std::int64_t>(row_map[row + 1]);
+  for (std::int64_t p = begin + thread % lanes; p < end; p += lanes) {
+    const auto column = static_cast<std::int64_t>(entries[p]);
+    // (A column out of range, never checked on the device, must not send the search astray.)
+    if ((p > begin && static_cast<std::int64_t>(entries[p - 1]) >= column) ||
+        static_cast<std::uint64_t>(column) >= static_cast<std::uint64_t>(num_rows)) {
+      *asymmetric = 1;
+      return;
+    }
+    const auto mirror_begin = static_cast<std::int64_t>(row_map[column]);
+    const auto mirror_end = static_cast<std::int64_t>(row_map[column + 1]);
+    // A stencil's offsets are symmetric: the k-th entry of row i mirrors the k-th from the end
+    // of row j. One probe then finds it (5 dependent loads fewer on a row of 27).
+    const std::int64_t guess = mirror_end - 1 - (p - begin);
+    if (guess >= mirror_begin && static_cast<std::int64_t>(entries[guess]) == row) {
+      source_entry[p] = static_cast<Offset>(guess);
+      continue;
+    }
+    std::int64_t low = mirror_begin;
+    std::int64_t high = mirror_end;
+    while (low < high) {
+      const std::int64_t middle = low + (high - low) / 2;
+      if (static_cast<std::int64_t>(entries[middle]) < row) {
+        low = middle + 1;
+      } else {
+        high = middle;
+      }
+    }
+    if (low == mirror_end || static_cast<std::int64_t>(entries[low]) != row) {
+      *asymmetric = 1;
+      return;
+    }
+    source_entry[p] = static_cast<Offset>(low);
+  }
+}
+
+int significant_bits(std::int64_t value) {
+  int bits = 1;
+  while (bits < 63 && (std::int64_t(1) << bits) <= value) ++bits;
+  return bits;
+}
+
+// Whether A^T mirrors A: one search per entry, no sort (on the 27-point stencil's 110M entries
+// the radix sort below, its temporaries and the transposed plan's analysis cost 8 transposed
+// calls' time; perf_tests/NOTES.md). Rows are checked to be strictly increasing along the way,
+// which the search needs; a non-square matrix never mirrors.
+template <class Ordinal, class Offset>
+bool mirror_entries(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
+                    std::int64_t num_cols, std::int64_t num_entries, Offset* source_entry,
+                    cudaStream_t stream) {
+  if (num_rows != num_cols || num_entries == 0) return false;
+  DeviceBuffer<int> asymmetric(1);
+  KSPMV_CUDA_CHECK(cudaMemsetAsync(asymmetric.data(), 0, sizeof(int), stream));
+  const int lanes =
+      vector_lanes_for(static_cast<double>(num_entries) / static_cast<double>(num_rows));
+  mirror_entries_kernel<<<blocks_for(num_rows * lanes), kThreads, 0, stream>>>(
+      row_map, entries, num_rows, lanes, source_entry, asymmetric.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  int found_asymmetry = 0;
+  KSPMV_CUDA_CHECK(cudaMemcpyAsync(&found_asymmetry, asymmetric.data(), sizeof(int),
+                                   cudaMemcpyDeviceToHost, stream));
+  KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return found_asymmetry == 0;
+}
+
+}  // namespace
+
+// Where A^T does not mirror A: a stable radix sort of A's entry positions by column (A's entries
+// are in row order, so each column's rows stay increasing and the structure is the same on every
+// run), then one pass for the column starts and one gather for the rows. Measured on an H100
+// (perf_tests/NOTES.md): the sort is most of the time (3.0 ms for the 110M entries of the 27-point
+// stencil, 0.95 ms for 32M random columns); a counting sort was slower (integer atomics scattered
+// over the slots: 4.7-5.0 ms to place the entries), as was a binary search per entry for its row.
+template <class Ordinal, class Offset>
+TransposedStructure<Ordinal, Offset> transpose_structure(
+    const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_cols,
+    std::int64_t num_entries, cudaStream_t stream) {
+  const auto n = static_cast<std::size_t>(num_entries);
+  const auto row_map_length = static_cast<std::size_t>(num_cols) + 1;
+  DeviceBuffer<Offset> source_entry(n);
+  if (mirror_entries(row_map, entries, num_rows, num_cols, num_entries, source_entry.data(),
+                     stream)) {
+    return {{}, {}, std::move(source_entry)};
+  }
+  TransposedStructure<Ordinal, Offset> t{DeviceBuffer<Offset>(row_map_length),
+                                         DeviceBuffer<Ordinal>(n), std::move(source_entry)};
+  if (num_entries == 0) {
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(t.row_map.data(), 0, row_map_length * sizeof(Offset), stream));
+    return t;
+  }
+  // The sort ping-pongs between t's arrays and two temporaries (each cudaFree of a large array
+  // costs about a millisecond per GB); which holds the result is swapped into t afterwards.
+  DeviceBuffer<Ordinal> other_columns(n);
+  DeviceBuffer<Offset> other_positions(n);
+  KSPMV_CUDA_CHECK(cudaMemcpyAsync(t.entries.data(), entries, n * sizeof(Ordinal),
+                                   cudaMemcpyDeviceToDevice, stream));
+  iota_kernel<<<blocks_for(num_entries), kThreads, 0, stream>>>(t.source_entry.data(), num_entries);
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  cub::DoubleBuffer<Ordinal> columns(t.entries.data(), other_columns.data());
+  cub::DoubleBuffer<Offset> positions(t.source_entry.data(), other_positions.data());
+  const int end_bit = significant_bits(num_cols);
+  std::size_t scratch_bytes = 0;
+  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, scratch_bytes, columns, positions,
+                                                   num_entries, 0, end_bit, stream));
+  DeviceBuffer<unsigned char> scratch(scratch_bytes);
+  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch.data(), scratch_bytes, columns,
+                                                   positions, num_entries, 0, end_bit, stream));
+  if (positions.Current() != t.source_entry.data()) std::swap(t.source_entry, other_positions);
+  // The sorted columns (wherever they ended up) give the row map; then the array that does not
+  // hold them takes each entry's row, and the sorted columns are overwritten by the rows of A^T.
+  column_starts_kernel<<<blocks_for(num_entries + 1), kThreads, 0, stream>>>(
+      columns.Current(), num_entries, num_cols, t.row_map.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  if (columns.Current() != t.entries.data()) std::swap(t.entries, other_columns);
+  const int lanes =
+      vector_lanes_for(static_cast<double>(num_entries) / static_cast<double>(num_rows));
+  row_of_entry_kernel<<<blocks_for(num_rows * lanes), kThreads, 0, stream>>>(
+      row_map, num_rows, lanes, other_columns.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  source_rows_kernel<<<blocks_for(num_entries), kThreads, 0, stream>>>(
+      other_columns.data(), t.source_entry.data(), num_entries, t.entries.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  // The temporaries are freed on return: wait until the device is done with them.
+  KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return t;
+}
+
+#define KSPMV_INSTANTIATE_TRANSPOSE(ORDINAL, OFFSET)                                  \
+  template TransposedStructure<ORDINAL, OFFSET> transpose_structure<ORDINAL, OFFSET>( \
+      const OFFSET*, const ORDINAL*, std::int64_t, std::int64_t, std::int64_t, cudaStream_t);
+KSPMV_INSTANTIATE_TRANSPOSE(std::int32_t, std::int32_t)
+KSPMV_INSTANTIATE_TRANSPOSE(std::int32_t, std::int64_t)
+KSPMV_INSTANTIATE_TRANSPOSE(std::int32_t, std::size_t)
+KSPMV_INSTANTIATE_TRANSPOSE(std::int64_t, std::int32_t)
+KSPMV_INSTANTIATE_TRANSPOSE(std::int64_t, std::int64_t)
+KSPMV_INSTANTIATE_TRANSPOSE(std::int64_t, std::size_t)
+#undef KSPMV_INSTANTIATE_TRANSPOSE
+
+}  // namespace kspmv::cuda::detail

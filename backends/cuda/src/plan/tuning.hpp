@@ -1,0 +1,176 @@
+#pragma once
+// Every tuning figure of the CUDA backend, CUB style: the run-time thresholds in one LaunchPolicy a
+// compute capability, each field with the measurement that set it, and the compile-time shapes of
+// the kernels whose tiles size shared memory or registers (shared by every architecture). Plain
+// C++, no CUDA header: the choice (choice.hpp) and its CPU test read it. The constants that define
+// a compressed column form's encoding (16-bit reach, dictionary size) live with the form in
+// formats/, since changing them changes the format, not its speed.
+
+#include <cstdint>
+
+namespace kspmv::cuda::detail {
+
+struct LaunchPolicy {
+  // Threads a block of the Scalar and Vector kernels. 256: not tuned.
+  int scalar_block_threads;
+  int vector_block_threads;
+  // A matrix whose longest row exceeds irregular_row_factor * mean + irregular_row_slack is
+  // irregular: Auto avoids a group per row there, and Adaptive takes its 6-blocks-per-SM build.
+  double irregular_row_factor;
+  double irregular_row_slack;
+  // Auto: below this many nonzeros a call is latency-bound (L2-resident, a few microseconds).
+  std::int64_t latency_bound_entries;
+  // Auto, latency-bound: Vector while its longest row takes at most this many steps of a group.
+  std::int64_t vector_longest_row_steps;
+  // Auto, bandwidth-bound: Vector (a group per row) for regular matrices with rows this long.
+  double vector_mean_row_length;
+  // RowBlocks (calls without a plan): fewer rows per block where that keeps this many blocks per
+  // SM busy, so a small matrix is spread over the whole GPU.
+  int row_blocks_min_blocks_per_sm;
+  // Auto keeps 16-bit columns under double precision values only on a device whose peak DRAM
+  // bandwidth a multiprocessor is at most this (bytes/s): past it their kernel waits on latency,
+  // and the bytes they save do not pay for their decode.
+  double double_value_deltas_max_bandwidth_per_sm;
+  // Under single precision values with double precision sums Auto tries the row patterns before
+  // the 16-bit deltas only on a device whose peak DRAM bandwidth a multiprocessor is at most this
+  // (bytes/s); past it the deltas' kernel (32 registers, the patterns' 40) ran faster.
+  double widened_value_patterns_max_bandwidth_per_sm;
+  // Auto keeps a compressed column form only where at most one entry in this many lies in a row
+  // that must read A's own columns (an escaped row).
+  std::int64_t entries_per_escaped_entry;
+  // Rank 2: the group kernel's threads a SM holds at once, about (its registers allow 3 blocks of
+  // 256 at 80, 4 at 58): Auto's Vector on a latency-bound matrix takes the most slots whose
+  // threads stay within them.
+  std::int64_t resident_group_threads_per_sm;
+  // Rank 2, bandwidth-bound: slots a row double while the mean row holds this many entries a slot
+  // (x rows contiguous: LayoutRight, or LayoutLeft through the row-major copy), or the other
+  // figure (LayoutLeft read in place, whose gathers from separate columns wait longer).
+  double group_slot_entries_contiguous_x;
+  double group_slot_entries_strided_x;
+  // Rank 2: rows longer than this are shared out over warps in chunks (long_row_chunks.cuh) of at
+  // most long_row_chunk_entries and at least shortest_long_row_chunk.
+  std::int64_t long_row_entries;
+  std::int64_t long_row_chunk_entries;
+  std::int64_t shortest_long_row_chunk;
+};
+
+// Hopper (sm_90), measured on an H100 80GB HBM3 (fp64 unless said; the figures and their runs are
+// in perf_tests/NOTES.md, the section named beside each).
+constexpr LaunchPolicy sm90_policy() {
+  LaunchPolicy p{};
+  p.scalar_block_threads = 256;
+  p.vector_block_threads = 256;
+  // Few-dense-rows (40 rows of 200k, mean 10) ran 491 us with the 6-blocks build, 563 us with the
+  // 8; the stencil (27 per row) 541 us with the 8, 591 us with the 6 (ac90b3c).
+  p.irregular_row_factor = 8.0;
+  p.irregular_row_slack = 64.0;
+  // dblp-2010 (1.6M entries) takes 13.3 us with Adaptive, 17.0 us with Vector; below 2^20,
+  // Vector's single short chain of loads mostly wins (cage10 3.7 us, 4.2 us with Adaptive).
+  p.latency_bound_entries = std::int64_t{1} << 20;
+  // adder_dcop_05 (a row of 1310: 164 steps of 8 lanes) 17.5 us with Vector, 4.7 us with
+  // Adaptive; watt_2 (16 steps) 4.6 and 3.8 us; ca-GrQc (11 steps) 4.4 us with Vector, 5.4 us with
+  // Adaptive.
+  p.vector_longest_row_steps = 12;
+  // "Batched Vector" (6fa4058): the stencil (27 per row) 0.467 ms with Vector, 0.538 with
+  // Adaptive (fp32 0.370 / 0.423); uniform_2000000_k16 (16 per row) 0.338 / 0.299 (fp32 0.285 /
+  // 0.286); uniform_100000_k100 (100 per row) 0.092 / 0.100.
+  p.vector_mean_row_length = 24.0;
+  // lp_e226 (223 rows, 3 blocks of a window each) took 7.2 us without a plan against 4.3 us with
+  // one (Vector).
+  p.row_blocks_min_blocks_per_sm = 2;
+  // "The H200, and gathers after the values": between the two devices that share sm_90. On an
+  // H100 80GB HBM3 (3.35 TB/s peak, 25.4 GB/s an SM) the stencil took 0.447 ms with 16-bit columns
+  // and 0.468 on A's own; on an H200 (4.92 TB/s, 37.3 GB/s an SM) 0.378 and 0.356.
+  p.double_value_deltas_max_bandwidth_per_sm = 31e9;
+  // "Row patterns' setup" (e90cfb8): under fp32 values with fp64 sums the stencil took 0.307 ms
+  // with the patterns and 0.329 with the deltas on the H100, 0.300 and 0.282 on the H200.
+  p.widened_value_patterns_max_bandwidth_per_sm = 31e9;
+  // "Row patterns": one entry in 8 escaped keeps the columns' bytes under two thirds of A's own
+  // 32-bit columns for either form; not tuned further.
+  p.entries_per_escaped_entry = 8;
+  // "Rank-2 calls on small irregular matrices" (k = 8, one vector a lane): a warp per row won
+  // while its threads stayed within 768 a SM, up to 5,300 rows (ca-GrQc 16.5 -> 7.9 us, add32 9.8
+  // -> 5.0, bcspwr10 6.5 -> 5.0), and lost from 7,920 (commanche_dual 4.9 -> 5.8, Pd 4.5 -> 5.8,
+  // bfly 7.5 -> 21.8, delaunay_n16 11.5 -> 28.3). "Slots for the resident threads": bayer10
+  // LayoutRight took 2 slots instead of 1 and 5.5-5.7 us instead of 7.6.
+  p.resident_group_threads_per_sm = 768;
+  // "Instruction diet" (k = 8): the stencil LayoutRight 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1
+  // slots, LayoutLeft 3.07 / 2.97 / 2.67; 16 random columns a row, LayoutRight, 1.04 ms with 2
+  // slots and 1.11 with 1.
+  p.group_slot_entries_contiguous_x = 8;
+  p.group_slot_entries_strided_x = 16;
+  // "Long rows" (fp32, k = 8, LayoutRight): with rows of up to 512 entries left to the group
+  // kernel the power-law matrix ran 0.95 ms (0.72x cuSPARSE): a group of 8 lanes walks such a row
+  // one entry per step, where most rows take a few. Chunks of a warp's 16 batches; on a small
+  // matrix 40 rows of 400 made 40 chunks of 512 and the GPU waited 29 us on 40 warps, hence
+  // chunks as short as 64 where that gives every SM its warps.
+  p.long_row_entries = 64;
+  p.long_row_chunk_entries = 512;
+  p.shortest_long_row_chunk = 64;
+  return p;
+}
+
+// Other architectures run Hopper's figures, untuned.
+constexpr LaunchPolicy default_policy() {
+  return sm90_policy();
+}
+
+constexpr LaunchPolicy launch_policy_for(int compute_major) {
+  return compute_major == 9 ? sm90_policy() : default_policy();
+}
+
+// Adaptive: 256 threads, 16 KiB of staged products (2048 in fp64), windows of half as many path
+// steps, so that one batch of loads per thread (4 in fp64) covers most blocks' entries. Measured on
+// an H100 ("Adaptive"): 16 KiB per block in fp32 too (windows of 2048) was slower everywhere, 1.35x
+// on the short-row matrix; windows of 512 made the stencil 1.36x slower (fp64). Complex double
+// keeps 16 KiB (1024 products, windows of 512): with 2048 its 37 KiB per block allowed 6 blocks per
+// SM, left L1 a sixth of the SM's 256 KiB for x, and under the 8-block register cap spilled 312
+// bytes; the suite's complex records ran 0.77x cuSPARSE. MinBlocksPerSm, the residency the kernel
+// is compiled for: 8 caps registers at 32 and suits regular rows (stencil fp64 541 us, 591 us with
+// 6); 6 leaves 40 registers and suits irregular rows, whose x gathers miss in cache (few-dense-rows
+// fp64 491 us, 563 us with 8).
+template <int MinBlocksPerSm, class T>
+struct AdaptiveShape {
+  static constexpr int kBlockThreads = 256;
+  static constexpr int kCapacity = sizeof(T) > 8 ? 1024 : 2048;
+  static constexpr int kWindow = kCapacity / 2;
+  static constexpr int kLoadBatch = kWindow / kBlockThreads;
+  // Rows longer than this are summed by a whole warp instead of a group of a few lanes.
+  static constexpr int kWarpRowLength = 64;
+  // A block sums its long last row alone while it spans at most this many windows; a longer one is
+  // shared with the blocks of the windows it covers (16 measured the same).
+  static constexpr int kOwnerWindows = 4;
+  static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
+};
+template <class T>
+using RegularRowsAdaptiveShape = AdaptiveShape<8, T>;
+template <class T>
+using IrregularRowsAdaptiveShape = AdaptiveShape<6, T>;
+
+// MergePath: 256 threads x 8 path items per tile.
+struct MergePathShape {
+  static constexpr int kBlockThreads = 256;
+  static constexpr int kItemsPerThread = 8;
+  static constexpr int kTileItems = kBlockThreads * kItemsPerThread;
+  static constexpr int kLoadBatch = 8;
+  static constexpr int kRowBatch = 2;
+};
+
+// The group kernel of rank-2 calls (vector_group_kernel.cuh): 256 threads a block, and rows taken
+// kGroupRows at a time by a group. Measured on an H100 (fp64, k = 8, one vector a lane, "Several
+// vectors at once"): 1, 2 and 4 rows per group ran the 27-point stencil in LayoutRight in 3.25,
+// 2.48 and 2.52 ms, uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
+inline constexpr int kVectorGroupBlockThreads = 256;
+inline constexpr int kGroupRows = 2;
+
+// The most vectors one launch multiplies: a warp, one vector (or one pack) a lane
+// (vector_group_kernel.cuh keeps a pack's sums per thread whatever the width, so wider groups cost
+// no registers).
+inline constexpr int kMaxVectorsPerLaunch = 32;
+
+// Vector: each lane loads this many entries of its stride before it waits for any ("Batched
+// Vector": 8 lanes of 4 entries ran the stencil in 0.467 ms fp64, 0.369 fp32, against 1.10 ms for
+// CUSP's 32 lanes of one entry; 16 lanes of 2 ran 11-62% slower than 8 of 4).
+inline constexpr int kVectorBatch = 4;
+
+}  // namespace kspmv::cuda::detail

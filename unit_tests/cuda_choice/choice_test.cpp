@@ -1,0 +1,301 @@
+// Every rule of Auto's choice for the CUDA backend (plan/choice.cpp), on plain inputs: the kernel,
+// the rows' regularity, Vector's lanes, the long rows' chunks, the compressed column forms and
+// their refusals, and the rank-2 rules (group slots, vectors a pass, the row-major copy of x). Each
+// table sits on the boundary of its rule, so a rule moved by one step fails here.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "choice_fixtures.hpp"
+#include "plan/choice.hpp"
+
+namespace kspmv::cuda::detail {
+namespace {
+
+using namespace fixtures;
+
+struct AlgorithmCase {
+  const char* name;
+  MatrixFacts matrix;
+  Algorithm expected;
+};
+
+TEST(CudaChoice, AutoAlgorithmFollowsLatencyBoundAndRowShape) {
+  // Latency-bound: Vector while the longest row takes at most 12 steps of CUSP's lanes (a mean of
+  // 10 gives 16 lanes: 192 entries); past the bound: Vector for regular rows of a mean of 24 or
+  // more, Adaptive otherwise.
+  const std::int64_t small_rows = 10'000;  // 100,000 entries: latency-bound
+  const std::int64_t large_rows = kLatencyBound / 24 + 1;
+  const std::vector<AlgorithmCase> cases = {
+      {"latency-bound, longest 12 steps", square(small_rows, 10, 12 * 16), Algorithm::Vector},
+      {"latency-bound, longest past 12 steps", square(small_rows, 10, 12 * 16 + 1),
+       Algorithm::Adaptive},
+      {"regular, mean 24", square(large_rows, 24, 24), Algorithm::Vector},
+      {"regular, mean 23", square(kLatencyBound / 23 + 1, 23, 23), Algorithm::Adaptive},
+      {"irregular, mean 27", square(large_rows, 27, 8 * 27 + 64 + 1), Algorithm::Adaptive},
+      {"stencil", stencil(), Algorithm::Vector},
+      {"power-law", power_law(), Algorithm::Adaptive},
+      {"empty", square(0, 0, 0), Algorithm::Vector},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(choose(inputs(c.matrix)).algorithm, c.expected) << c.name;
+  }
+}
+
+TEST(CudaChoice, LatencyBoundEndsAtThePolicysEntries) {
+  MatrixFacts below = square(1, 0, 0);
+  below.rows = 100'000;
+  below.cols = 100'000;
+  below.entries = kLatencyBound - 1;
+  below.longest_row = 400;  // 40 steps of 16 lanes: Adaptive when latency-bound
+  MatrixFacts at = below;
+  at.entries = kLatencyBound;
+  at.longest_row = 20;  // regular, but a mean of 10.5: Adaptive past the bound
+  EXPECT_TRUE(inputs(below).latency_bound());
+  EXPECT_FALSE(inputs(at).latency_bound());
+  EXPECT_EQ(choose(inputs(below)).algorithm, Algorithm::Adaptive);
+  below.longest_row = 20;
+  EXPECT_EQ(choose(inputs(below)).algorithm, Algorithm::Vector);
+  EXPECT_EQ(choose(inputs(at)).algorithm, Algorithm::Adaptive);
+}
+
+TEST(CudaChoice, ForcedAlgorithmsAreTaken) {
+  for (const Algorithm forced :
+       {Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive, Algorithm::MergePath}) {
+    EXPECT_EQ(choose(inputs(stencil(), h100(), asking(forced))).algorithm, forced);
+    EXPECT_EQ(choose(inputs(power_law(), h100(), asking(forced))).algorithm, forced);
+  }
+}
+
+TEST(CudaChoice, RowsAreIrregularPastEightTimesTheMeanAndSixtyFour) {
+  EXPECT_TRUE(choose(inputs(square(kLatencyBound, 10, 8 * 10 + 64))).regular_rows);
+  EXPECT_FALSE(choose(inputs(square(kLatencyBound, 10, 8 * 10 + 65))).regular_rows);
+}
+
+TEST(CudaChoice, VectorLanes) {
+  EXPECT_EQ(vector_lanes_for(0), 2);
+  EXPECT_EQ(vector_lanes_for(2), 2);
+  EXPECT_EQ(vector_lanes_for(2.5), 4);
+  EXPECT_EQ(vector_lanes_for(27), 32);
+  EXPECT_EQ(vector_lanes_for(1000), 32);
+  EXPECT_EQ(batched_vector_lanes_for(27), 8);  // 6.75 a lane's batch of 4
+  // One vector: batched lanes past the latency bound, CUSP's below it.
+  const Choice large = choose(inputs(stencil()));
+  EXPECT_EQ(large.vector_lanes, 32);
+  EXPECT_EQ(large.single_vector_lanes, 8);
+  const Choice small = choose(inputs(square(10'000, 10, 20)));
+  EXPECT_EQ(small.algorithm, Algorithm::Vector);
+  EXPECT_EQ(small.vector_lanes, 16);
+  EXPECT_EQ(small.single_vector_lanes, 16);
+}
+
+TEST(CudaChoice, LongRowsAreSharedOutOnlyWhereATableCanListThem) {
+  EXPECT_EQ(choose(inputs(power_law())).long_row_chunk_entries, 512);
+  EXPECT_EQ(choose(inputs(power_law(), h100(), cached())).long_row_chunk_entries, 0);
+  EXPECT_EQ(
+      choose(inputs(power_law(), h100(), asking(Algorithm::MergePath))).long_row_chunk_entries, 0);
+  EXPECT_EQ(choose(inputs(stencil())).long_row_chunk_entries, 0);  // regular
+  MatrixFacts no_long_rows = power_law();
+  no_long_rows.long_rows = 0;
+  no_long_rows.long_row_entries_in_all = 0;
+  EXPECT_EQ(choose(inputs(no_long_rows)).long_row_chunk_entries, 0);
+  // Chunks shorten while they would leave an SM without its 8 warps, down to 64.
+  const LaunchPolicy policy = sm90_policy();
+  EXPECT_EQ(long_row_chunk_entries(policy, 512 * 132 * 8, 132, 8), 512);
+  EXPECT_EQ(long_row_chunk_entries(policy, 512 * 132 * 8 - 1, 132, 8), 256);
+  EXPECT_EQ(long_row_chunk_entries(policy, 16'000, 132, 8), 64);
+}
+
+struct FormsCase {
+  const char* name;
+  PlanInputs inputs;
+  std::vector<ColumnForm> expected;
+  std::string note;  // where no form is tried
+};
+
+TEST(CudaChoice, CompressedFormsInOrderOrWhyNone) {
+  const auto rp = ColumnForm::RowPatterns;
+  const auto cd = ColumnForm::ColumnDeltas;
+  const MatrixFacts small = square(10'000, 27, 27);
+  const std::vector<FormsCase> cases = {
+      {"fp64 on an H100", inputs(stencil()), {rp, cd}, ""},
+      {"fp64 on an H200", inputs(stencil(), h200()), {rp, cd}, ""},
+      {"fp32 values, fp64 sums, H100",
+       inputs(stencil(), h100(), {}, fp32_values_fp64_sums()),
+       {rp, cd},
+       ""},
+      {"fp32 values, fp64 sums, H200",
+       inputs(stencil(), h200(), {}, fp32_values_fp64_sums()),
+       {cd, rp},
+       ""},
+      {"row patterns asked for",
+       inputs(small, h100(), asking(Algorithm::Auto, Compression::RowPatterns)),
+       {rp},
+       ""},
+      {"deltas asked for",
+       inputs(small, h200(), asking(Algorithm::Auto, Compression::ColumnDeltas)),
+       {cd},
+       ""},
+      {"never",
+       inputs(stencil(), h100(), asking(Algorithm::Auto, Compression::Never)),
+       {},
+       "A's own (compression not allowed)"},
+      {"Adaptive",
+       inputs(power_law()),
+       {},
+       "A's own (Adaptive reads columns before it knows their rows)"},
+      {"MergePath asked with patterns",
+       inputs(stencil(), h100(), asking(Algorithm::MergePath, Compression::RowPatterns)),
+       {},
+       "A's own (MergePath reads columns before it knows their rows)"},
+      {"cached",
+       inputs(stencil(), h100(), cached()),
+       {},
+       "A's own (a plan cached for calls without a handle)"},
+      {"no entries",
+       inputs(square(100, 0, 0), h100(), asking(Algorithm::Vector)),
+       {},
+       "A's own (no entries)"},
+      {"latency-bound", inputs(small), {}, "A's own (latency-bound: fewer than 1048576 entries)"},
+      {"Scalar asked for", inputs(stencil(), h100(), asking(Algorithm::Scalar)), {rp, cd}, ""},
+  };
+  for (const auto& c : cases) {
+    const Choice choice = choose(c.inputs);
+    EXPECT_EQ(choice.column_forms, c.expected) << c.name;
+    EXPECT_EQ(choice.own_columns_note, c.note) << c.name;
+  }
+}
+
+TEST(CudaChoice, RefusalsBeforeABuild) {
+  PlanRequest limited;
+  limited.workspace_limit = 1000;
+  EXPECT_EQ(
+      refusal_before_build(inputs(stencil(), h100(), limited), ColumnForm::RowPatterns, 600, 400),
+      "");
+  EXPECT_EQ(
+      refusal_before_build(inputs(stencil(), h100(), limited), ColumnForm::RowPatterns, 601, 400),
+      "the 601 bytes of row patterns would pass the workspace limit of 1000");
+  // The deltas reach 2^15 columns: a reach histogram's 2^15 bucket passes, 2^16 does not, unless
+  // they were asked for by name.
+  MatrixFacts far = stencil();
+  far.column_reach = std::int64_t{1} << 16;
+  MatrixFacts near = stencil();
+  near.column_reach = std::int64_t{1} << 15;
+  const auto fp32_h200 = [](const MatrixFacts& m, PlanRequest r = {}) {
+    return inputs(m, h200(), r, fp32());
+  };
+  EXPECT_EQ(refusal_before_build(fp32_h200(near), ColumnForm::ColumnDeltas, 1, 0), "");
+  EXPECT_EQ(refusal_before_build(fp32_h200(far), ColumnForm::ColumnDeltas, 1, 0),
+            "sampled columns lie too far from the diagonal for 16 bits");
+  EXPECT_EQ(refusal_before_build(fp32_h200(far, asking(Algorithm::Auto, Compression::ColumnDeltas)),
+                                 ColumnForm::ColumnDeltas, 1, 0),
+            "");
+  EXPECT_EQ(refusal_before_build(fp32_h200(far), ColumnForm::RowPatterns, 1, 0), "");
+  // Double precision values: the deltas only up to 31 GB/s of DRAM a multiprocessor.
+  EXPECT_EQ(refusal_before_build(inputs(near, h100()), ColumnForm::ColumnDeltas, 1, 0), "");
+  EXPECT_EQ(refusal_before_build(inputs(near, h200()), ColumnForm::ColumnDeltas, 1, 0),
+            "double precision values on a device of 37.3 GB/s of DRAM a multiprocessor, more than "
+            "31.0: there the 16-bit deltas' kernel waits on latency, not on bytes");
+  EXPECT_EQ(refusal_before_build(inputs(near, h200(), {}, fp32_values_fp64_sums()),
+                                 ColumnForm::ColumnDeltas, 1, 0),
+            "");
+}
+
+TEST(CudaChoice, AtMostOneEntryInEightEscaped) {
+  const MatrixFacts m = square(1000, 8, 8);  // 8000 entries
+  EXPECT_TRUE(keeps_escaped(inputs(m), 1000));
+  EXPECT_FALSE(keeps_escaped(inputs(m), 1001));
+  EXPECT_TRUE(
+      keeps_escaped(inputs(m, h100(), asking(Algorithm::Auto, Compression::RowPatterns)), 8000));
+}
+
+TEST(CudaChoice, GroupSlots) {
+  // Scalar: one; Vector asked for: its lanes in slots of the width.
+  EXPECT_EQ(group_slots(inputs(stencil(), h100(), asking(Algorithm::Scalar)),
+                        choose(inputs(stencil(), h100(), asking(Algorithm::Scalar))), 8, true),
+            1);
+  const PlanInputs vector_asked = inputs(stencil(), h100(), asking(Algorithm::Vector));
+  EXPECT_EQ(group_slots(vector_asked, choose(vector_asked), 8, true), 4);  // 32 lanes
+  // Bandwidth-bound Auto: slots double while the mean holds 8 entries a slot (x rows contiguous)
+  // or 16 (LayoutLeft in place).
+  const PlanInputs large = inputs(stencil());
+  EXPECT_EQ(group_slots(large, choose(large), 8, true), 2);   // 2 * 2 * 8 = 32 > 27
+  EXPECT_EQ(group_slots(large, choose(large), 8, false), 1);  // 2 * 16 = 32 > 27
+  EXPECT_EQ(group_slots(large, choose(large), 32, true), 1);  // a warp already
+  const PlanInputs mean_32 = inputs(square(kLatencyBound / 32, 32, 32));
+  EXPECT_EQ(group_slots(mean_32, choose(mean_32), 4, true), 4);  // 2 * 4 * 8 = 64 > 32
+  // Latency-bound Adaptive: a warp a row.
+  const PlanInputs small_irregular = inputs(square(10'000, 10, 1000));
+  ASSERT_EQ(choose(small_irregular).algorithm, Algorithm::Adaptive);
+  EXPECT_EQ(group_slots(small_irregular, choose(small_irregular), 8, true), 4);
+  // Latency-bound Auto Vector: the most slots whose threads stay within 768 a SM (132 SMs:
+  // 101,376 threads), at least Vector's 16 lanes, at most a warp's lanes. 10,000 rows: 5,000
+  // groups of 2 rows; fp64 packs of 2 at width 8: 4 lanes a slot, so 4 slots take 80,000 threads
+  // (and fill the warp); read in place, 8 lanes a slot: 4 slots would take 160,000.
+  const PlanInputs small = inputs(square(10'000, 10, 20));
+  ASSERT_EQ(choose(small).algorithm, Algorithm::Vector);
+  EXPECT_EQ(group_slots(small, choose(small), 8, true), 4);
+  EXPECT_EQ(group_slots(small, choose(small), 8, false), 2);  // 8 lanes a slot: 4 take 160,000
+  const PlanInputs small_fp32 = inputs(square(10'000, 10, 20), h100(), {}, fp32());
+  EXPECT_EQ(group_slots(small_fp32, choose(small_fp32), 8, true), 4);  // packs of 4: 2 lanes
+}
+
+TEST(CudaChoice, VectorsPerPass) {
+  const XShape right{4'000'000, 8, 1};
+  const XShape left{4'000'000, 8, 4'000'000};
+  const PlanInputs large = inputs(stencil());
+  EXPECT_EQ(vectors_per_pass(large, choose(large), right), 32);
+  // LayoutLeft: as many columns as fit half of L2, each the rows within the reach both sides
+  // (2^13: 16,385 rows of 8 bytes, 131,080 bytes): 25 MiB / 131,080 = 199, at most 32.
+  EXPECT_EQ(vectors_per_pass(large, choose(large), left), 32);
+  MatrixFacts wide = stencil();
+  wide.column_reach = std::int64_t{1} << 20;  // 2,097,153 rows of 8 bytes: 1 column
+  const PlanInputs far = inputs(wide);
+  EXPECT_EQ(vectors_per_pass(far, choose(far), left), 1);
+  wide.column_reach = std::int64_t{1} << 17;  // 262,145 rows: 12 columns
+  EXPECT_EQ(vectors_per_pass(inputs(wide), choose(inputs(wide)), left), 12);
+  const PlanInputs merge = inputs(stencil(), h100(), asking(Algorithm::MergePath));
+  EXPECT_EQ(vectors_per_pass(merge, choose(merge), right), 1);
+  // Irregular rows: one a pass where a cached plan cannot share out the long rows, or where
+  // LayoutLeft x is read on a bandwidth-bound matrix.
+  const PlanInputs irregular = inputs(power_law());
+  EXPECT_EQ(vectors_per_pass(irregular, choose(irregular), right), 32);
+  EXPECT_EQ(vectors_per_pass(irregular, choose(irregular), left), 1);
+  const PlanInputs irregular_cached = inputs(power_law(), h100(), cached());
+  EXPECT_EQ(vectors_per_pass(irregular_cached, choose(irregular_cached), right), 1);
+  const PlanInputs small_irregular = inputs(square(10'000, 10, 1000));
+  EXPECT_EQ(vectors_per_pass(small_irregular, choose(small_irregular), XShape{10'000, 8, 10'000}),
+            32);
+}
+
+TEST(CudaChoice, RowMajorCopyOfX) {
+  const XShape left{4'000'000, 8, 4'000'000};
+  const PlanInputs large = inputs(stencil());
+  EXPECT_TRUE(reads_x_through_row_major_copy(large, choose(large), left));
+  EXPECT_FALSE(reads_x_through_row_major_copy(large, choose(large), XShape{4'000'000, 8, 1}));
+  EXPECT_FALSE(reads_x_through_row_major_copy(large, choose(large), XShape{4'000'000, 1, 1}));
+  const PlanInputs cached_plan = inputs(stencil(), h100(), cached());
+  EXPECT_FALSE(reads_x_through_row_major_copy(cached_plan, choose(cached_plan), left));
+  const PlanInputs merge = inputs(stencil(), h100(), asking(Algorithm::MergePath));
+  EXPECT_FALSE(reads_x_through_row_major_copy(merge, choose(merge), left));
+  const PlanInputs small = inputs(square(10'000, 10, 20));
+  EXPECT_FALSE(reads_x_through_row_major_copy(small, choose(small), XShape{10'000, 8, 10'000}));
+}
+
+TEST(CudaChoice, ReachQuantile) {
+  unsigned long long histogram[64] = {};
+  histogram[0] = 5;
+  histogram[3] = 4;
+  histogram[10] = 1;
+  EXPECT_EQ(reach_quantile(histogram, 64, 0.9), 8);  // 9 of 10 within 2^3
+  histogram[10] = 2;
+  EXPECT_EQ(reach_quantile(histogram, 64, 0.9), 1024);
+  const unsigned long long empty[64] = {};
+  EXPECT_EQ(reach_quantile(empty, 64, 0.9), 1);
+}
+
+}  // namespace
+}  // namespace kspmv::cuda::detail

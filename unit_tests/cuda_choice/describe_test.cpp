@@ -1,0 +1,40 @@
+// describe(): the line a plan says of itself reports the choice it was given, decision by decision.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "choice_fixtures.hpp"
+#include "plan/describe.hpp"
+
+namespace kspmv::cuda::detail {
+namespace {
+
+using namespace fixtures;
+
+TEST(CudaChoiceDescribe, NamesEveryDecision) {
+  const PlanInputs large = inputs(stencil());
+  EXPECT_EQ(describe_rows_plan(large, choose(large), 0, "row patterns, ..."),
+            "Vector (chosen by Auto) for 4000000 x 4000000 with 108000000 entries: 27.0 per row, "
+            "longest 27 (regular rows), 9 in 10 sampled entries within 8192 columns of the "
+            "diagonal; several vectors: LayoutRight 32 per pass over A, LayoutLeft through a "
+            "row-major copy of x; columns: row patterns, ...");
+  const PlanInputs irregular =
+      inputs(power_law(), h100(), asking(Algorithm::Adaptive), fp32_values_fp64_sums());
+  const Choice choice = choose(irregular);
+  EXPECT_EQ(describe_rows_plan(irregular, choice, 9000, choice.own_columns_note),
+            "Adaptive (requested) for 2000000 x 2000000 with 20000000 entries: 10.0 per row, "
+            "longest 200000 (irregular rows), values in single precision widened on load, 9 in 10 "
+            "sampled entries within 1048576 columns of the diagonal; several vectors: LayoutRight "
+            "32 per pass over A, LayoutLeft through a row-major copy of x, the 5000 rows longer "
+            "than 64 shared out in 9000 "
+            "chunks of up to 512; columns: A's own (Adaptive reads columns before it knows their "
+            "rows)");
+  MatrixFacts empty = square(0, 0, 0);
+  empty.column_reach = MatrixFacts{}.column_reach;  // unknown: no rows sampled
+  const std::string text = describe_rows_plan(inputs(empty), choose(inputs(empty)), 0, "none");
+  EXPECT_EQ(text.find("sampled entries"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace kspmv::cuda::detail
