@@ -27,23 +27,20 @@ namespace kspmv::cuda::detail {
 template <class Args>
 inline constexpr int kLanesPerSlot = Args::kVectors / Args::kVectorsPerLane;
 
-// Entries a lane holds of each batch: one entry per vector of its pack, and at least 8 steps' worth
-// (8 / (Width / pack)) for narrow groups, so that a batch of a row is slots * max(Width, 8 * pack)
-// entries and a row takes few batches in turn. Measured on an H100 (perf_tests/NOTES.md, "Several
-// vectors a lane"): with one entry a lane, the stencil at k = 4 in fp32 (2 slots of 1 lane, 4
-// batches a row) ran 0.997 ms against 0.726 at k = 8 (2 batches a row).
+// Entries a lane holds of each batch: one entry per vector of its pack, and at least
+// kGroupStepsPerBatch steps' worth (kGroupStepsPerBatch / (Width / pack)) for narrow groups, so
+// that a batch of a row is slots * max(Width, 8 * pack) entries and a row takes few batches in
+// turn.
 template <class Args>
 inline constexpr int kEntriesPerLane =
-    8 / kLanesPerSlot<Args> > Args::kVectorsPerLane ? 8 / kLanesPerSlot<Args>
-                                                    : Args::kVectorsPerLane;
+    kGroupStepsPerBatch / kLanesPerSlot<Args> > Args::kVectorsPerLane
+        ? kGroupStepsPerBatch / kLanesPerSlot<Args>
+        : Args::kVectorsPerLane;
 
-// Steps of a batch whose x loads are in flight together: 8 (4 for complex double, whose registers
-// are twice as many), packs included; never more than a batch has, as the steps past a batch load x
-// for nothing. Measured on an H100 (k = 8, LayoutRight, perf_tests/NOTES.md "Several vectors a
-// lane"): 8 loads of packs against 4 ran the stencil in fp64 in 1.080 ms against 1.088 and the
-// power-law matrix in 0.725 against 0.740; fp32 the same.
+// Steps of a batch whose x loads are in flight together, packs included; never more than a batch
+// has, as the steps past a batch load x for nothing.
 template <class Args>
-inline constexpr int kLoadsInFlight = sizeof(typename Args::value_type) >= 16 ? 4 : 8;
+inline constexpr int kLoadsInFlight = kGroupLoadsInFlight<typename Args::value_type>;
 template <class Args>
 inline constexpr int kStepsPerBatch =
     (Args::kVectors / Args::kVectorsPerLane) * kEntriesPerLane<Args>;

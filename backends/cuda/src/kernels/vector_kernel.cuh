@@ -81,19 +81,8 @@ __global__ void vector_spmv_kernel(Args args) {
   vector_spmv<Lanes>(args);
 }
 
-// The row patterns' Vector kernel holds a row's position in the dictionary (64 bits) besides what
-// the deltas' kernel holds. Left to itself ptxas gave it 34 registers with float sums (75%
-// occupancy, against the deltas kernel's 32 and 100%), 42 with fp32 values and double sums and 56
-// with double values (50%); on the stencil it ran 0.331 ms in fp32 against the deltas' 0.310 (H100,
-// perf_tests/NOTES.md "Row patterns"). Bounded to the deltas kernel's occupancy: 8 blocks of 256
-// with float sums (32 registers, no spill), 6 with double sums (40; 88 bytes spilled with double
-// values, none with float ones; 8 blocks under fp32 values with double sums spilled more and ran
-// 1.6x slower, NOTES.md "Row patterns' setup"). Complex sums keep the unbounded kernel.
-inline constexpr int kBoundedVectorBlockThreads = 256;
-template <class T>
-constexpr int bounded_vector_blocks_per_sm() {
-  return sizeof(T) == sizeof(double) ? 6 : 8;
-}
+// The row patterns' Vector kernel runs bounded to the deltas kernel's occupancy
+// (BoundedVectorShape, plan/tuning.hpp); complex sums keep the unbounded kernel.
 template <class Args>
 constexpr bool runs_bounded_vector_kernel() {
   return Args::columns_type::kBoundedVectorKernel &&
@@ -101,8 +90,8 @@ constexpr bool runs_bounded_vector_kernel() {
 }
 
 template <int Lanes, class Args>
-__global__ void __launch_bounds__(kBoundedVectorBlockThreads,
-                                  bounded_vector_blocks_per_sm<typename Args::value_type>())
+__global__ void __launch_bounds__(BoundedVectorShape::kBlockThreads,
+                                  BoundedVectorShape::blocks_per_sm<typename Args::value_type>())
     bounded_vector_spmv_kernel(Args args) {
   vector_spmv<Lanes>(args);
 }

@@ -111,7 +111,7 @@ class KernelLaunch {
   template <int Lanes, class Args>
   void vector_lanes(const Args& args, cudaStream_t stream) const {
     if constexpr (runs_bounded_vector_kernel<Args>()) {
-      constexpr int threads = kBoundedVectorBlockThreads;
+      constexpr int threads = BoundedVectorShape::kBlockThreads;
       bounded_vector_spmv_kernel<Lanes>
           <<<grid_for(args.num_rows * Lanes, threads), threads, 0, stream>>>(args);
     } else {

@@ -2,9 +2,10 @@
 // Every tuning figure of the CUDA backend, CUB style: the run-time thresholds in one LaunchPolicy a
 // compute capability, each field with the measurement that set it, and the compile-time shapes of
 // the kernels whose tiles size shared memory or registers (shared by every architecture). Plain
-// C++, no CUDA header: the choice (choice.hpp) and its CPU test read it. The constants that define
-// a compressed column form's encoding (16-bit reach, dictionary size) live with the form in
-// formats/, since changing them changes the format, not its speed.
+// C++, no CUDA header: the choice (choice.hpp) and its CPU test read it. What defines a compressed
+// column form and its build (the 16-bit reach, the dictionary's size, the sampled rows, the lanes
+// that match a row) lives with the form in formats/, and the analysis' sample sizes with its
+// kernels (kernels/row_statistics.cuh).
 
 #include <cstdint>
 
@@ -162,6 +163,32 @@ struct MergePathShape {
 // 2.48 and 2.52 ms, uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
 inline constexpr int kVectorGroupBlockThreads = 256;
 inline constexpr int kGroupRows = 2;
+
+// The row patterns' Vector kernel holds a row's position in the dictionary (64 bits) besides what
+// the deltas' kernel holds. Left to itself ptxas gave it 34 registers with float sums (75%
+// occupancy, against the deltas kernel's 32 and 100%), 42 with fp32 values and double sums and 56
+// with double values (50%); on the stencil it ran 0.331 ms in fp32 against the deltas' 0.310 (H100,
+// perf_tests/NOTES.md "Row patterns"). Bounded to the deltas kernel's occupancy: 8 blocks of 256
+// with float sums (32 registers, no spill), 6 with double sums (40; 88 bytes spilled with double
+// values, none with float ones; 8 blocks under fp32 values with double sums spilled more and ran
+// 1.6x slower, NOTES.md "Row patterns' setup").
+struct BoundedVectorShape {
+  static constexpr int kBlockThreads = 256;
+  template <class T>
+  static constexpr int blocks_per_sm() {
+    return sizeof(T) == sizeof(double) ? 6 : 8;
+  }
+};
+
+// The group kernel's batches: each lane holds at least 8 steps' worth of entries
+// (kGroupStepsPerBatch), and 8 steps' x loads are in flight together (4 for complex double, whose
+// registers are twice as many). Measured on an H100 ("Several vectors a lane"): with one entry a
+// lane, the stencil at k = 4 in fp32 (2 slots of 1 lane, 4 batches a row) ran 0.997 ms against
+// 0.726 at k = 8 (2 batches a row); 8 loads of packs in flight against 4 ran the stencil in fp64 in
+// 1.080 ms against 1.088 and the power-law matrix in 0.725 against 0.740 (k = 8, LayoutRight).
+inline constexpr int kGroupStepsPerBatch = 8;
+template <class T>
+inline constexpr int kGroupLoadsInFlight = sizeof(T) >= 16 ? 4 : 8;
 
 // The most vectors one launch multiplies: a warp, one vector (or one pack) a lane
 // (vector_group_kernel.cuh keeps a pack's sums per thread whatever the width, so wider groups cost
