@@ -20,6 +20,7 @@
 #include "kspmv/algorithm.hpp"
 #include "kspmv/crs.hpp"
 #include "kspmv/detail/dispatch.hpp"
+#include "kspmv/detail/overlap.hpp"
 #include "kspmv/detail/scale.hpp"
 #include "kspmv/errors.hpp"
 #include "kspmv/handle.hpp"
@@ -50,6 +51,36 @@ void check_shapes(Mode mode, const CrsViewT& A, const XView& x, const YView& y) 
                              " x " + std::to_string(A.num_cols()) + ", mode \"" +
                              kspmv::to_string(mode) + "\") but x is " + detail::shape_of(x) +
                              " and y is " + detail::shape_of(y));
+  }
+}
+
+// A View as a dense block of rows x vectors (rank 1: one vector), for the aliasing check.
+template <class View>
+Block block_of(const View& v) {
+  const auto rows = static_cast<std::int64_t>(v.extent(0));
+  if constexpr (static_cast<int>(View::rank) == 2) {
+    return {reinterpret_cast<std::uintptr_t>(v.data()),
+            rows,
+            static_cast<std::int64_t>(v.extent(1)),
+            static_cast<std::int64_t>(v.stride(0)),
+            static_cast<std::int64_t>(v.stride(1)),
+            static_cast<std::int64_t>(sizeof(typename View::value_type))};
+  } else {
+    return {reinterpret_cast<std::uintptr_t>(v.data()),
+            rows,
+            1,
+            static_cast<std::int64_t>(v.stride(0)),
+            0,
+            static_cast<std::int64_t>(sizeof(typename View::value_type))};
+  }
+}
+
+// Throws kspmv::unsupported_argument where y shares an element with x (every backend, rank and
+// mode: a kernel writing y would read half-updated x).
+template <class XView, class YView>
+void check_no_overlap(const XView& x, const YView& y) {
+  if (shares_an_element(block_of(x), block_of(y))) {
+    throw unsupported_argument(overlap_message("kspmv::spmv"));
   }
 }
 
@@ -131,6 +162,7 @@ void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace, HandleSca
   const Mode op = kspmv::parse_mode(mode);
   const auto& A = detail::as_crs_view(matrix);
   detail::check_shapes(op, A, x, y);
+  detail::check_no_overlap(x, y);
   handle->bind(A);
   const Scalar a = static_cast<Scalar>(alpha);
   const Scalar b = static_cast<Scalar>(beta);
@@ -151,6 +183,7 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
   const Mode op = kspmv::parse_mode(mode);
   const auto& A = detail::as_crs_view(matrix);
   detail::check_shapes(op, A, x, y);
+  detail::check_no_overlap(x, y);
   const Scalar a = static_cast<Scalar>(alpha);
   const Scalar b = static_cast<Scalar>(beta);
   detail::unless_trivial(exec, a, A, b, y, [&] {

@@ -341,46 +341,6 @@ TEST_F(CudaPlanOnSkewedRows, AutoChoosesAKernelAndRecordsSetupTime) {
   EXPECT_EQ(forced.algorithm(), Algorithm::Scalar);
 }
 
-TEST(CudaPlan, KokkosKernelsIsNotACudaKernel) {
-  // Thrown before any device call, so it needs no GPU.
-  const CsrMatrix<double, std::int32_t, std::int32_t> empty{};
-  EXPECT_THROW((Plan<double, std::int32_t, std::int32_t>(empty, Algorithm::KokkosKernels, nullptr)),
-               unsupported_argument);
-}
-
-TEST(CudaPlan, MisalignedComplexArraysAreRejected) {
-  // Checked before any device call (no array is read), so it needs no GPU. A complex array offset
-  // by half a value, as a std::complex<double>* into an array of doubles can be, would make the
-  // kernels' 16-byte loads fault.
-  using Complex = std::complex<double>;
-  alignas(16) static double storage[8];
-  auto* aligned = reinterpret_cast<Complex*>(storage);
-  auto* misaligned = reinterpret_cast<Complex*>(storage + 1);
-  static const std::int32_t row_map[2] = {0, 1};
-  static const std::int32_t entries[1] = {0};
-  const auto matrix = [&](const Complex* values) {
-    return CsrMatrix<Complex, std::int32_t, std::int32_t>{1, 1, 1, row_map, entries, values};
-  };
-  const auto call = [&](const Complex* values, const Complex* x, Complex* y) {
-    apply_without_plan(Mode::NoTranspose, Complex(1), matrix(values),
-                       DenseBlock<const Complex>{x, 1}, Complex(0), DenseBlock<Complex>{y, 1},
-                       nullptr);
-  };
-  auto* y = reinterpret_cast<Complex*>(storage + 4);
-  for (const auto& [values, x, out, name] :
-       {std::tuple{misaligned, aligned, y, "A's values"}, std::tuple{aligned, misaligned, y, "x"},
-        std::tuple{aligned, aligned, misaligned, "y"}}) {
-    try {
-      call(values, x, out);
-      ADD_FAILURE() << "a misaligned " << name << " was accepted";
-    } catch (const unsupported_argument& error) {
-      EXPECT_NE(std::string(error.what()).find(std::string(": ") + name + " is not aligned"),
-                std::string::npos)
-          << error.what();
-    }
-  }
-}
-
 TEST(CudaPlan, MismatchedOperandsAreRejected) {
   KSPMV_SKIP_WITHOUT_GPU();
   const auto seed = fresh_seed();

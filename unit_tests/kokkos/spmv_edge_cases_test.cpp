@@ -214,6 +214,50 @@ TEST_F(SpmvEdgeCases, DimensionMismatchThrowsNamingShapes) {
                kspmv::dimension_mismatch);
 }
 
+// A y that shares an element with x would be written while x is still read: refused in every
+// mode and rank, with a handle or without. Blocks of one array that share no element are allowed.
+TEST_F(SpmvEdgeCases, XAndYSharingAnElementThrow) {
+  KSPMV_TRACE_SEED();
+  const HostMatrix host_A = random(30, 30);
+  const DeviceMatrix A(host_A);
+  HandleT handle;
+  DeviceBlock<Scalar, Layout::Left, 1> v(random_block<Scalar>(30, 1, rng_));
+  DeviceBlock<Scalar, Layout::Right, 2> w(random_block<Scalar>(30, 3, rng_));
+  for (const char* mode : {"N", "T"}) {
+    EXPECT_THROW(kspmv::spmv(ExecSpace(), mode, 1.0, A.view, v.view(), 0.0, v.view()),
+                 kspmv::unsupported_argument)
+        << mode;
+    EXPECT_THROW(kspmv::spmv(ExecSpace(), &handle, mode, 1.0, A.view, v.view(), 1.0, v.view()),
+                 kspmv::unsupported_argument)
+        << mode;
+    EXPECT_THROW(kspmv::spmv(ExecSpace(), &handle, mode, 1.0, A.view, w.view(), 1.0, w.view()),
+                 kspmv::unsupported_argument)
+        << mode;
+  }
+  Kokkos::View<Scalar*, MemSpace> one("one", 40);
+  const auto front = Kokkos::subview(one, Kokkos::make_pair(0, 30));
+  const auto back = Kokkos::subview(one, Kokkos::make_pair(10, 40));
+  try {
+    kspmv::spmv(ExecSpace(), "N", 1.0, A.view, front, 0.0, back);
+    ADD_FAILURE() << "x and y overlapping by 20 elements did not throw";
+  } catch (const kspmv::unsupported_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("share memory"), std::string::npos) << e.what();
+  }
+  // Two columns of one LayoutRight array: y = A * ones.
+  Kokkos::View<Scalar**, Kokkos::LayoutRight, MemSpace> pair("pair", 30, 2);
+  Kokkos::deep_copy(pair, 1.0);
+  const auto ones = Kokkos::subview(pair, Kokkos::ALL, 0);
+  const auto y = Kokkos::subview(pair, Kokkos::ALL, 1);
+  kspmv::spmv(ExecSpace(), "N", 1.0, A.view, ones, 0.0, y);
+  const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pair);
+  for (std::int64_t i = 0; i < host_A.num_rows; ++i) {
+    Scalar row_sum = 0;
+    for (auto e = host_A.row_map[i]; e < host_A.row_map[i + 1]; ++e) row_sum += host_A.values[e];
+    EXPECT_NEAR(got(i, 1), row_sum, 1e-12 * (1 + std::abs(row_sum))) << "row " << i;
+    EXPECT_EQ(got(i, 0), 1.0) << "x changed in row " << i;
+  }
+}
+
 TEST_F(SpmvEdgeCases, BadModeThrows) {
   KSPMV_TRACE_SEED();
   const DeviceMatrix A(random(5, 5));

@@ -12,6 +12,7 @@
 #include "device/grid.hpp"
 #include "kernels/scale_kernel.cuh"
 #include "kspmv/cuda/operands.hpp"
+#include "kspmv/detail/overlap.hpp"
 #include "kspmv/errors.hpp"
 #include "kspmv/mode.hpp"
 
@@ -53,7 +54,8 @@ void check_aligned(const char* caller, const char* name, const Scalar* array) {
 }
 
 // Throws kspmv::dimension_mismatch, naming `caller` and every shape, unless x and y fit op(A), and
-// kspmv::unsupported_argument for a misaligned array of values.
+// kspmv::unsupported_argument where y shares an element with x or an array of values is
+// misaligned.
 template <class MatrixScalar, class Scalar, class Ordinal, class Offset>
 void check_call_operands(const char* caller, Mode mode,
                          const CsrMatrix<MatrixScalar, Ordinal, Offset>& A,
@@ -68,6 +70,17 @@ void check_call_operands(const char* caller, Mode mode,
                              shape_string(out_rows, in_rows) + ", x is " +
                              shape_string(x.num_rows, x.num_vectors) + ", y is " +
                              shape_string(y.num_rows, y.num_vectors));
+  }
+  const auto block_of = [](const auto& b) {
+    return kspmv::detail::Block{reinterpret_cast<std::uintptr_t>(b.data),
+                                b.num_rows,
+                                b.num_vectors,
+                                b.row_stride,
+                                b.col_stride,
+                                static_cast<std::int64_t>(sizeof(Scalar))};
+  };
+  if (kspmv::detail::shares_an_element(block_of(x), block_of(y))) {
+    throw unsupported_argument(kspmv::detail::overlap_message(caller));
   }
   check_aligned(caller, "A's values", A.values);
   check_aligned(caller, "x", x.data);
