@@ -5,6 +5,8 @@
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -53,6 +55,17 @@ class CrsView {
                                std::to_string(entries.extent(0)) + " elements but values has " +
                                std::to_string(values.extent(0)));
     }
+    // Counts the index types cannot hold would wrap (a row count of 2^31 becomes negative).
+    if (row_map.extent(0) > 0 && !fits<ordinal_type>(row_map.extent(0) - 1)) {
+      throw dimension_mismatch("kspmv::make_crs_view: " + std::to_string(row_map.extent(0) - 1) +
+                               " rows do not fit the ordinal type (at most " +
+                               std::to_string(std::numeric_limits<ordinal_type>::max()) + ")");
+    }
+    if (!fits<offset_type>(entries.extent(0))) {
+      throw dimension_mismatch("kspmv::make_crs_view: " + std::to_string(entries.extent(0)) +
+                               " entries do not fit the offset type (at most " +
+                               std::to_string(std::numeric_limits<offset_type>::max()) + ")");
+    }
     if (!row_map.span_is_contiguous() || !entries.span_is_contiguous() ||
         !values.span_is_contiguous()) {
       throw unsupported_argument(
@@ -71,17 +84,39 @@ class CrsView {
   const ValuesView& values() const { return values_; }
 
  private:
+  template <class Integer>
+  static bool fits(std::size_t count) {
+    return count <= static_cast<std::make_unsigned_t<Integer>>(std::numeric_limits<Integer>::max());
+  }
+
   ordinal_type num_cols_;
   RowMapView row_map_;
   EntriesView entries_;
   ValuesView values_;
 };
 
-template <class RowMapView, class EntriesView, class ValuesView>
-CrsView<RowMapView, EntriesView, ValuesView> make_crs_view(
-    typename EntriesView::non_const_value_type num_cols, const RowMapView& row_map,
-    const EntriesView& entries, const ValuesView& values) {
-  return {num_cols, row_map, entries, values};
+// num_cols may be of any integer type: a count the ordinal type cannot hold throws
+// dimension_mismatch instead of wrapping on the way in.
+template <class RowMapView, class EntriesView, class ValuesView, class ColumnCount>
+CrsView<RowMapView, EntriesView, ValuesView> make_crs_view(ColumnCount num_cols,
+                                                           const RowMapView& row_map,
+                                                           const EntriesView& entries,
+                                                           const ValuesView& values) {
+  static_assert(std::is_integral_v<ColumnCount>, "kspmv::make_crs_view: num_cols is an integer");
+  using Ordinal = typename EntriesView::non_const_value_type;
+  if constexpr (std::is_signed_v<ColumnCount>) {
+    if (num_cols < 0) {
+      throw dimension_mismatch("kspmv::make_crs_view: num_cols is " + std::to_string(num_cols) +
+                               ", must be >= 0");
+    }
+  }
+  if (num_cols > 0 && static_cast<std::uintmax_t>(num_cols) >
+                          static_cast<std::uintmax_t>(std::numeric_limits<Ordinal>::max())) {
+    throw dimension_mismatch("kspmv::make_crs_view: num_cols is " + std::to_string(num_cols) +
+                             ", more than the ordinal type holds (" +
+                             std::to_string(std::numeric_limits<Ordinal>::max()) + ")");
+  }
+  return {static_cast<Ordinal>(num_cols), row_map, entries, values};
 }
 
 namespace detail {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <limits>
 #include <string>
@@ -255,6 +256,36 @@ TEST_F(SpmvEdgeCases, XAndYSharingAnElementThrow) {
     for (auto e = host_A.row_map[i]; e < host_A.row_map[i + 1]; ++e) row_sum += host_A.values[e];
     EXPECT_NEAR(got(i, 1), row_sum, 1e-12 * (1 + std::abs(row_sum))) << "row " << i;
     EXPECT_EQ(got(i, 0), 1.0) << "x changed in row " << i;
+  }
+}
+
+// Counts the index types cannot hold throw instead of wrapping: a column count of 2^32 + 3 for int
+// ordinals (which would become 3), one below -2^32, and 2^31 rows of int ordinals (a row map of
+// 2^31 + 1 offsets, never read: the View is unmanaged over a few bytes).
+TEST_F(SpmvEdgeCases, CountsTheIndexTypesCannotHoldThrow) {
+  KSPMV_TRACE_SEED();
+  const Kokkos::View<int*, MemSpace> row_map("row_map", 3);
+  const Kokkos::View<int*, MemSpace> entries("entries", 0);
+  const Kokkos::View<double*, MemSpace> values("values", 0);
+  const std::int64_t too_many = (std::int64_t{1} << 32) + 3;
+  try {
+    kspmv::make_crs_view(too_many, row_map, entries, values);
+    ADD_FAILURE() << "2^32 + 3 columns of int ordinals were accepted";
+  } catch (const kspmv::dimension_mismatch& e) {
+    EXPECT_NE(std::string(e.what()).find("num_cols is 4294967299"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(kspmv::make_crs_view(-too_many, row_map, entries, values),
+               kspmv::dimension_mismatch);
+  EXPECT_NO_THROW(kspmv::make_crs_view(std::int64_t{2147483647}, row_map, entries, values));
+  const std::size_t rows = std::size_t{1} << 31;
+  const Kokkos::View<int*, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> huge_row_map(
+      row_map.data(), rows + 1);
+  try {
+    kspmv::make_crs_view(10, huge_row_map, entries, values);
+    ADD_FAILURE() << "2^31 rows of int ordinals were accepted";
+  } catch (const kspmv::dimension_mismatch& e) {
+    EXPECT_NE(std::string(e.what()).find("2147483648 rows do not fit"), std::string::npos)
+        << e.what();
   }
 }
 
