@@ -116,11 +116,13 @@ class Handle {
   typename backend_type::template State<crs_view_type, VectorScalar>& state() { return state_; }
 
  private:
+  // After the first spmv call, whatever it was: one with alpha == 0 sets no plan up, but a later
+  // setting would then apply to some calls of the handle and not to others.
   void require_not_set_up(const char* what) const {
-    if (state_.is_set_up()) {
+    if (bound_ || state_.is_set_up()) {
       throw unsupported_argument(std::string("kspmv::Handle::") + what +
-                                 ": the handle is set up already (by its first spmv call); set "
-                                 "it before that call, or make a new handle");
+                                 ": the handle was used by an spmv call already; set it before "
+                                 "that call, or make a new handle");
     }
   }
 

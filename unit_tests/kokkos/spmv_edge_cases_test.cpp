@@ -159,17 +159,22 @@ TEST_F(SpmvEdgeCases, CompressionAndWorkspaceLimitAfterTheFirstCallThrow) {
   KSPMV_TRACE_SEED();
   const auto host_A = random(200, 150);
   const DeviceMatrix A(host_A);
-  HandleT handle;
-  handle.set_compression(Compression::Never);  // before the first call: taken
-  check_call<Scalar, Layout::Left, 1>(host_A, A, handle, Call{Mode::NoTranspose, 1, 0, 1}, rng_);
-  for (const auto& set : {std::function<void()>([&] { handle.set_compression(Compression::Auto); }),
-                          std::function<void()>([&] { handle.set_workspace_limit(1 << 20); })}) {
-    try {
-      set();
-      ADD_FAILURE() << "no exception";
-    } catch (const unsupported_argument& e) {
-      EXPECT_NE(std::string(e.what()).find("set it before that call"), std::string::npos)
-          << e.what();
+  // A first call with alpha == 0 reads neither A nor x and sets no plan up, but counts as first.
+  for (const double first_alpha : {1.0, 0.0}) {
+    HandleT handle;
+    handle.set_compression(Compression::Never);  // before the first call: taken
+    check_call<Scalar, Layout::Left, 1>(host_A, A, handle,
+                                        Call{Mode::NoTranspose, first_alpha, 0, 1}, rng_);
+    for (const auto& set :
+         {std::function<void()>([&] { handle.set_compression(Compression::Auto); }),
+          std::function<void()>([&] { handle.set_workspace_limit(1 << 20); })}) {
+      try {
+        set();
+        ADD_FAILURE() << "no exception after a first call with alpha " << first_alpha;
+      } catch (const unsupported_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("set it before that call"), std::string::npos)
+            << e.what();
+      }
     }
   }
 }
