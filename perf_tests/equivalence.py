@@ -214,10 +214,7 @@ def compare_drivers(args):
 
 
 def parse_arguments(argv):
-    passthrough = []
-    if "--" in argv:
-        passthrough = argv[argv.index("--") + 1:]
-        argv = argv[:argv.index("--")]
+    argv, passthrough = nightly.split_passthrough(argv)
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="*", metavar="JSON",

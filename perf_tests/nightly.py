@@ -64,11 +64,15 @@ def with_defaults(passthrough):
             if not chosen.intersection(options)] + passthrough
 
 
+def split_passthrough(argv):
+    """argv before "--", and the driver arguments after it (none without one)."""
+    if "--" not in argv:
+        return argv, []
+    return argv[:argv.index("--")], argv[argv.index("--") + 1:]
+
+
 def parse_arguments(argv):
-    passthrough = []
-    if "--" in argv:
-        passthrough = argv[argv.index("--") + 1:]
-        argv = argv[:argv.index("--")]
+    argv, passthrough = split_passthrough(argv)
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     where = parser.add_mutually_exclusive_group(required=True)
