@@ -47,6 +47,14 @@ const std::string kGraphAlgorithm = to_string(Algorithm::Auto) + "_graph";
 // Transposed operations: Auto with A's values declared constant (a transposed copy kept).
 const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_constant_values";
 
+// Auto with the structure check off (y = A x, one vector, a handle): its setup_seconds beside
+// Auto's is what the check costs a plan (docs/design.md, "What is checked").
+const std::string kUncheckedAlgorithm = to_string(Algorithm::Auto) + "_unchecked";
+bool has_unchecked_record(const Operation& operation) {
+  return operation.handle && operation.vectors == 1 && operation.mode == Mode::NoTranspose &&
+         operation.beta == 0.0;
+}
+
 // Each of the fp32_fp64 records' fp64 comparison: Auto on the same values stored in double.
 const std::string kDoubleValuesAlgorithm = to_string(Algorithm::Auto) + "_fp64_values";
 // Auto and Vector with the columns their plans read forced (one vector, mode N): the same kernel on
@@ -178,6 +186,11 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
       plan_record(add_plan(algorithm, {columns.compression}), state->A.matrix(),
                   to_string(algorithm) + columns.label);
     }
+  }
+  if (has_unchecked_record(operation)) {
+    cuda::PlanOptions unchecked;
+    unchecked.check_structure = false;
+    plan_record(add_plan(Algorithm::Auto, unchecked), state->A.matrix(), kUncheckedAlgorithm);
   }
   if (operation.handle && operation.transposed()) {
     auto* plan = add_plan(Algorithm::Auto);
@@ -321,6 +334,7 @@ class CudaDriver final : public Driver {
       for (const ForcedColumns& columns : kForcedColumns)
         labels.push_back("kspmv/" + to_string(algorithm) + columns.label);
     }
+    if (has_unchecked_record(operation)) labels.push_back("kspmv/" + kUncheckedAlgorithm);
     if (operation.handle && operation.transposed())
       labels.push_back("kspmv/" + kConstantValuesAlgorithm);
     if (has_graph_record(operation)) labels.push_back("kspmv/" + kGraphAlgorithm);

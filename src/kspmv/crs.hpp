@@ -66,6 +66,17 @@ class CrsView {
                                " entries do not fit the offset type (at most " +
                                std::to_string(std::numeric_limits<offset_type>::max()) + ")");
     }
+    // An unmanaged View may pair a null pointer with an extent; a kernel would dereference it.
+    const auto require_data = [](const auto& view, const char* name) {
+      if (view.data() == nullptr && view.extent(0) > 0) {
+        throw malformed_matrix(std::string("kspmv::make_crs_view: ") + name + " has " +
+                               std::to_string(view.extent(0)) + " elements but no data (a null " +
+                               "pointer)");
+      }
+    };
+    require_data(row_map, "row_map");
+    require_data(entries, "entries");
+    require_data(values, "values");
     if (!row_map.span_is_contiguous() || !entries.span_is_contiguous() ||
         !values.span_is_contiguous()) {
       throw unsupported_argument(

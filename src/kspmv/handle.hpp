@@ -92,6 +92,16 @@ class Handle {
     state_.set_workspace_limit(bytes);
   }
 
+  // Whether the first call checks A's CSR invariants before any product reads A (default: it
+  // does). The check is one parallel pass over row_map and entries, part of setup_seconds(); it
+  // throws kspmv::malformed_matrix naming the first bad row. Turn it off only for matrices proven
+  // well formed (by kspmv::validate, or by construction): a malformed matrix then makes kernels
+  // read and write outside the caller's arrays. Set it before the first call, as the above.
+  void set_structure_check(bool check) {
+    require_not_set_up("set_structure_check");
+    state_.set_structure_check(check);
+  }
+
   // For kspmv::spmv: checks that A has the structure the handle was set up for (or records it).
   void bind(const crs_view_type& A) {
     const Structure s{static_cast<long long>(A.num_rows()), static_cast<long long>(A.num_cols()),

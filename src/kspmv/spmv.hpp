@@ -54,6 +54,16 @@ void check_shapes(Mode mode, const CrsViewT& A, const XView& x, const YView& y) 
   }
 }
 
+// Throws kspmv::unsupported_argument for a View with elements but a null data pointer (an
+// unmanaged View can be made so), which every backend would dereference.
+template <class View>
+void check_has_data(const View& v, const char* name) {
+  if (v.data() == nullptr && v.span() > 0) {
+    throw unsupported_argument(std::string("kspmv::spmv: ") + name + " is " + shape_of(v) +
+                               " but has no data (a null pointer)");
+  }
+}
+
 // A View as a dense block of rows x vectors (rank 1: one vector), for the aliasing check.
 template <class View>
 Block block_of(const View& v) {
@@ -82,6 +92,16 @@ void check_no_overlap(const XView& x, const YView& y) {
   if (shares_an_element(block_of(x), block_of(y))) {
     throw unsupported_argument(overlap_message("kspmv::spmv"));
   }
+}
+
+// Everything about A, x and y a call checks on the host, on every backend (A's structure is the
+// plan's to check).
+template <class CrsViewT, class XView, class YView>
+void check_operands(Mode mode, const CrsViewT& A, const XView& x, const YView& y) {
+  check_shapes(mode, A, x, y);
+  check_has_data(x, "x");
+  check_has_data(y, "y");
+  check_no_overlap(x, y);
 }
 
 template <class View>
@@ -161,8 +181,7 @@ void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace, HandleSca
   if (handle == nullptr) throw unsupported_argument("kspmv::spmv: the handle pointer is null");
   const Mode op = kspmv::parse_mode(mode);
   const auto& A = detail::as_crs_view(matrix);
-  detail::check_shapes(op, A, x, y);
-  detail::check_no_overlap(x, y);
+  detail::check_operands(op, A, x, y);
   handle->bind(A);
   const Scalar a = static_cast<Scalar>(alpha);
   const Scalar b = static_cast<Scalar>(beta);
@@ -182,8 +201,7 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
   detail::check_types<ExecSpace, Matrix, AlphaType, XView, BetaType, YView>();
   const Mode op = kspmv::parse_mode(mode);
   const auto& A = detail::as_crs_view(matrix);
-  detail::check_shapes(op, A, x, y);
-  detail::check_no_overlap(x, y);
+  detail::check_operands(op, A, x, y);
   const Scalar a = static_cast<Scalar>(alpha);
   const Scalar b = static_cast<Scalar>(beta);
   detail::unless_trivial(exec, a, A, b, y, [&] {

@@ -1,6 +1,6 @@
 // Randomly damaged Matrix Market files: the reader either reads them or raises parse_error; it
-// never crashes, hangs or throws anything else. The size line is left intact so that a mutation
-// cannot declare a legitimately enormous matrix.
+// never crashes, hangs or throws anything else, and never reads one holding a NUL byte. The size
+// line is left intact so that a mutation cannot declare a legitimately enormous matrix.
 
 #include <gtest/gtest.h>
 
@@ -21,7 +21,8 @@ const std::string entries =
     "1 1 1.5\n2 1 -2e-3\n3 3 4\n4 2 1e+2\n5 5 .5\n6 1 -7\n6 4 3.25\n6 6 1\n";
 
 std::string damaged(std::string text, std::mt19937_64& rng) {
-  const std::string alphabet = "0123456789 \t\n.-+eE%xX\r";
+  using namespace std::string_literals;  // keeps the trailing NUL byte
+  const auto alphabet = "0123456789 \t\n.-+eE%xX\r\0"s;
   std::uniform_int_distribution<int> mutations(1, 4);
   for (int m = mutations(rng); m > 0 && !text.empty(); --m) {
     std::uniform_int_distribution<std::size_t> where(0, text.size() - 1);
@@ -60,6 +61,7 @@ TEST_F(MatrixMarketFuzz, DamagedFilesAreReadOrRejectedNeverCrash) {
     try {
       const auto A = read_matrix_market<double, int, int>(path);
       ASSERT_EQ(A.row_map.back(), A.num_entries()) << text;
+      ASSERT_EQ(text.find('\0'), std::string::npos) << "read despite a NUL byte:\n" << text;
     } catch (const parse_error&) {
       ++rejected;
     } catch (const std::exception& e) {

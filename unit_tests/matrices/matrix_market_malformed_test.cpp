@@ -13,15 +13,17 @@
 namespace kspmv::matrices {
 namespace {
 
+using namespace std::string_literals;  // "...\0..."s keeps the NUL bytes
 using testing::read_bytes;
 using MalformedFile = testing::WithScratchDirectory;
 
 // Reads `path` expecting a parse_error whose message starts with "path:line:" and contains
 // `fragment`.
 template <class Scalar = double, class Ordinal = int, class Offset = int>
-void expect_parse_error(const std::string& path, std::int64_t line, const std::string& fragment) {
+void expect_parse_error(const std::string& path, std::int64_t line, const std::string& fragment,
+                        std::uint64_t memory_limit = physical_memory_bytes()) {
   try {
-    read_matrix_market<Scalar, Ordinal, Offset>(path);
+    read_matrix_market<Scalar, Ordinal, Offset>(path, memory_limit);
     ADD_FAILURE() << "no error reading " << path;
   } catch (const std::invalid_argument& e) {
     const std::string message = e.what();
@@ -84,6 +86,8 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"size_not_numeric", general + "3 x 1\n1 1 1\n", 2,
                   "column count 'x' is not a number"},
         Malformed{"size_negative", general + "3 -3 1\n", 2, "negative size"},
+        Malformed{"size_negative_rows", general + "-3 3 1\n1 1 1\n", 2, "negative size"},
+        Malformed{"size_negative_entries", general + "3 3 -1\n", 2, "negative size"},
         Malformed{"size_overflow", general + "99999999999999999999 3 1\n", 2, "out of range"},
         Malformed{"symmetric_not_square",
                   "%%MatrixMarket matrix coordinate real symmetric\n2 3 1\n1 1 1\n", 2,
@@ -91,6 +95,8 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"fewer_entries", general + "3 3 3\n1 1 1\n2 2 2\n", 4,
                   "after 2 of the 3 entries"},
         Malformed{"no_entries", general + "3 3 1\n", 2, "after 0 of the 1 entries"},
+        Malformed{"truncated_entry", general + "3 3 2\n1 1 1\n2 2", 4,
+                  "expected 3 numbers per entry, found 2"},
         Malformed{"more_entries", general + "3 3 1\n1 1 1\n2 2 2\n", 4, "more entries than the 1"},
         Malformed{"row_zero", general + "3 3 1\n0 1 1\n", 3,
                   "index (0, 1) is outside the 3 x 3 matrix"},
@@ -123,7 +129,13 @@ INSTANTIATE_TEST_SUITE_P(
                   "above the diagonal"},
         Malformed{"skew_diagonal",
                   "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 2 1\n", 3,
-                  "no diagonal entries"}),
+                  "no diagonal entries"},
+        Malformed{"nul_in_banner", "%%MatrixMarket matrix coordinate real general\0\n1 1 0\n"s, 1,
+                  "a NUL byte (binary data?) at column 46"},
+        Malformed{"nul_in_size_line", general + "% comment\n1 1\0 1\n1 1 1\n"s, 3, "a NUL byte"},
+        Malformed{"nul_in_entry", general + "1 1 1\n1 1 1\0\n.5\n"s, 3,
+                  "a NUL byte (binary data?) at column 6"},
+        Malformed{"nul_after_last_line", general + "1 1 1\n1 1 1\n\0"s, 4, "a NUL byte"}),
     [](const ::testing::TestParamInfo<Malformed>& param) { return param.param.name; });
 
 const std::string good_text =
@@ -177,6 +189,27 @@ TEST_F(MalformedFile, EntriesBeyondTheOffsetType) {
   for (int c = 1; c <= 200; ++c) text += "1 " + std::to_string(c) + "\n";
   expect_parse_error<double, int, std::int8_t>(scratch_.write_text("many.mtx", text), 2,
                                                "entry count 200 does not fit");
+}
+
+TEST_F(MalformedFile, SizeLineClaimingMoreThanMemory) {
+  const std::string banner = "%%MatrixMarket matrix coordinate real general\n% comment\n";
+  expect_parse_error<double, std::int64_t, std::int64_t>(
+      scratch_.write_text("many_entries.mtx", banner + "1000 1000 1000000000000000\n1 1 1\n"), 3,
+      "claims a 1000 x 1000 matrix with 1000000000000000 entries, which needs at least "
+      "24000000000008008 bytes, more than the limit of");
+  expect_parse_error<double, std::int64_t, std::int64_t>(
+      scratch_.write_text("many_rows.mtx", banner + "1000000000000000 1000000000000000 1\n1 1 1\n"),
+      3,
+      "claims a 1000000000000000 x 1000000000000000 matrix with 1 entries, which needs at least "
+      "8000000000000032 bytes");
+}
+
+// Three entries of 24 bytes and four 8-byte row counters: 104 bytes.
+TEST_F(MalformedFile, MemoryLimitSetByTheCaller) {
+  const auto path = scratch_.write_text("small.mtx", general + "3 3 3\n1 1 1\n2 2 2\n3 3 3\n");
+  expect_parse_error(path, 2, "which needs at least 104 bytes, more than the limit of 103 bytes",
+                     103);
+  EXPECT_EQ((read_matrix_market<double, int, int>(path, 104).num_entries()), 3);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 //   struct SomeBackend {
 //     static constexpr const char* name;                 // for messages: "Kokkos Kernels", "CUDA"
 //     static constexpr Algorithm algorithms[];            // what Handle may request; Auto first
+//     static constexpr bool checks_structure_without_handle;  // whether a call without a handle
+//                                                          // checks A's CSR invariants too
 //
 //     template <class CrsView, class Scalar> class State {  // lives in a Handle, for x and y of
 //                                                          // type Scalar; default-constructible
@@ -21,11 +23,15 @@
 //       void set_compression(Compression);                 // see Handle; called before set-up;
 //       void set_workspace_limit(std::size_t);             // a backend that keeps no compressed
 //                                                          // columns or copy of x ignores both
+//       void set_structure_check(bool);                    // see Handle; whether set-up checks
+//                                                          // the CSR invariants (default true)
 //     };
 //
 //     // y = beta*y + alpha*op(A)*x. Called by kspmv::spmv after the shapes were checked and the
 //     // trivial cases (empty y, alpha == 0, empty A) were handled, so A, x and y are non-empty.
-//     // Sets the state up on first use; x and y are rank-1 or rank-2 Views of any layout.
+//     // Sets the state up on first use, checking A's structure (kspmv/detail/csr_invariants.hpp)
+//     // before anything reads it unless the check is off; x and y are rank-1 or rank-2 Views of
+//     // any layout.
 //     // Scalar is x's and y's; A's values are Scalar or its single precision counterpart.
 //     template <class ExecSpace, class CrsView, class Scalar, class XView, class YView>
 //     static void apply(const ExecSpace&, State<CrsView, Scalar>&, Algorithm requested, Mode,

@@ -1,5 +1,6 @@
 // A strict Matrix Market coordinate reader on zlib's gz* API (which reads plain files too).
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -7,7 +8,10 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <iomanip>
+#include <limits>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,17 +31,23 @@ class LineReader {
     gzbuffer(file_.get(), 1 << 17);
   }
 
-  // False at a clean end of input; a damaged or truncated gzip stream raises parse_error.
+  // False at a clean end of input; a damaged or truncated gzip stream raises parse_error, and so
+  // does a NUL byte, which C-string line readers would silently cut the line at.
   bool next(std::string& line) {
     line.clear();
-    char chunk[4096];
-    while (gzgets(file_.get(), chunk, sizeof chunk) != nullptr) {
-      line.append(chunk);
-      if (!line.empty() && line.back() == '\n') break;
+    while (begin_ < end_ || refill()) {
+      const char* unread = buffer_.data() + begin_;
+      const auto* newline = static_cast<const char*>(std::memchr(unread, '\n', end_ - begin_));
+      const auto length = newline ? static_cast<std::size_t>(newline + 1 - unread) : end_ - begin_;
+      line.append(unread, length);
+      begin_ += length;
+      if (newline) break;
     }
-    check_stream();
     if (line.empty()) return false;
     ++line_number_;
+    if (const auto nul = line.find('\0'); nul != std::string::npos) {
+      fail("a NUL byte (binary data?) at column " + std::to_string(nul + 1));
+    }
     while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
     return true;
   }
@@ -49,6 +59,19 @@ class LineReader {
   }
 
  private:
+  // The stream is checked only once it stops delivering, so the lines before a damaged spot are
+  // still read and the error names the line it cuts.
+  bool refill() {
+    const int count = gzread(file_.get(), buffer_.data(), static_cast<unsigned>(buffer_.size()));
+    if (count <= 0) {
+      check_stream();
+      return false;
+    }
+    begin_ = 0;
+    end_ = static_cast<std::size_t>(count);
+    return true;
+  }
+
   void check_stream() {
     int status = Z_OK;
     const char* message = gzerror(file_.get(), &status);
@@ -59,6 +82,9 @@ class LineReader {
 
   std::string path_;
   std::unique_ptr<gzFile_s, decltype(&gzclose)> file_;
+  std::vector<char> buffer_ = std::vector<char>(1 << 16);
+  std::size_t begin_ = 0;  // the unread part of buffer_
+  std::size_t end_ = 0;
   std::int64_t line_number_ = 0;
 };
 
@@ -148,7 +174,33 @@ void read_banner(LineReader& in, CoordinateMatrix& m) {
   }
 }
 
-std::int64_t read_size_line(LineReader& in, CoordinateMatrix& m) {
+// Exact on platforms whose long double has a 64-bit mantissa or more; rounded in the last digits
+// elsewhere, which does not matter at sizes this large.
+std::string bytes_text(long double bytes) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(0) << bytes << " bytes";
+  return out.str();
+}
+
+// A size line is a promise the rest of the file may not keep, so what it claims is checked against
+// the memory limit before anything is sized by it. long double, because the claim of a file that
+// declares the largest counts overflows 64-bit integers.
+void check_claim_fits(const LineReader& in, const CoordinateMatrix& m, std::int64_t entries,
+                      std::uint64_t memory_limit) {
+  const std::size_t values_per_entry = m.field == Field::complex ? 2 : 1;
+  const long double entry_bytes = 2 * sizeof(std::int64_t) + values_per_entry * sizeof(double);
+  const long double counter_bytes =
+      (static_cast<long double>(std::max(m.num_rows, m.num_cols)) + 1) * sizeof(std::int64_t);
+  const long double bytes = static_cast<long double>(entries) * entry_bytes + counter_bytes;
+  if (bytes > static_cast<long double>(memory_limit)) {
+    in.fail("the size line claims a " + std::to_string(m.num_rows) + " x " +
+            std::to_string(m.num_cols) + " matrix with " + std::to_string(entries) +
+            " entries, which needs at least " + bytes_text(bytes) + ", more than the limit of " +
+            std::to_string(memory_limit) + " bytes");
+  }
+}
+
+std::int64_t read_size_line(LineReader& in, CoordinateMatrix& m, std::uint64_t memory_limit) {
   std::string line;
   do {
     if (!in.next(line)) in.fail("end of file before the size line (rows columns entries)");
@@ -164,6 +216,7 @@ std::int64_t read_size_line(LineReader& in, CoordinateMatrix& m) {
     in.fail("symmetric storage needs a square matrix, not " + std::to_string(m.num_rows) + " x " +
             std::to_string(m.num_cols));
   }
+  check_claim_fits(in, m, entries, memory_limit);
   return entries;
 }
 
@@ -214,12 +267,19 @@ void read_entry(const LineReader& in, const std::vector<std::string_view>& token
 
 }  // namespace
 
-CoordinateMatrix read_coordinates(const std::string& path) {
+std::uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return std::numeric_limits<std::uint64_t>::max();
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
+}
+
+CoordinateMatrix read_coordinates(const std::string& path, std::uint64_t memory_limit) {
   LineReader in(path);
   CoordinateMatrix m;
   m.source = path;
   read_banner(in, m);
-  const std::int64_t declared = read_size_line(in, m);
+  const std::int64_t declared = read_size_line(in, m, memory_limit);
   const std::size_t width = tokens_per_entry(m.field);
   // Reserve no more than the file could plausibly hold, so a lying header cannot exhaust memory.
   const auto reserve = static_cast<std::size_t>(std::min<std::int64_t>(declared, 1 << 24));

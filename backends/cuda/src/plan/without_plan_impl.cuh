@@ -1,7 +1,8 @@
 #pragma once
 // apply_without_plan: for modes N and C a cached plan (plan_cache.hpp), or RowBlocks while a graph
-// is being captured before one was made; for T and H a temporary Plan. Included by the per-scalar
-// translation units beside the Plan.
+// is being captured before one was made; for T and H a temporary Plan. A's structure is checked
+// where a plan is made, not on a call that finds one or runs during a capture. Included by the
+// per-scalar translation units beside the Plan.
 
 #include <cuda_runtime_api.h>
 
@@ -18,6 +19,7 @@
 #include "plan/plan_cache.hpp"
 #include "plan/plan_impl.cuh"
 #include "plan/rows_plan.cuh"
+#include "plan/structure_check.cuh"
 #include "plan/tuning.hpp"
 
 namespace kspmv::cuda {
@@ -31,7 +33,10 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, O
   detail::check_call_operands(kCaller, mode, A, x, y);
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
   if (is_transposed(mode)) {
-    Plan<Scalar, Ordinal, Offset, MatrixScalar>(A, Algorithm::Auto, stream)
+    detail::check_structure(kCaller, A, stream);
+    PlanOptions checked;
+    checked.check_structure = false;
+    Plan<Scalar, Ordinal, Offset, MatrixScalar>(A, Algorithm::Auto, stream, checked)
         .apply(mode, alpha, A, x, beta, y, stream);
     return;
   }
@@ -42,6 +47,7 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, O
   using Cached = detail::RowsPlan<Scalar, Ordinal, Offset, MatrixScalar>;
   using Cache = detail::PlanCache<Cached, CsrMatrix<MatrixScalar, Ordinal, Offset>>;
   const std::shared_ptr<Cached> cached = Cache::instance().find_or_make(A, stream, [&] {
+    detail::check_structure(kCaller, A, stream);
     detail::PlanRequest request;
     request.cached = true;
     return std::make_shared<Cached>(A, request, stream);

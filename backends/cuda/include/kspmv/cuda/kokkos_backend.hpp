@@ -65,11 +65,20 @@ auto raw_matrix(const CrsViewT& A) {
   return matrix;
 }
 
+// What the library keeps on the device for every plan (the cached plans, the structure check's
+// flags) is freed at Kokkos::finalize, before Kokkos releases the device.
+inline void release_at_finalize() {
+  static std::once_flag registered;
+  std::call_once(registered, [] { Kokkos::push_finalize_hook(release_cached_plans); });
+}
+
 struct KokkosBackend {
   static constexpr const char* name = "CUDA";
   static constexpr Algorithm algorithms[] = {Algorithm::Auto,      Algorithm::Scalar,
                                              Algorithm::Vector,    Algorithm::Adaptive,
                                              Algorithm::MergePath, Algorithm::KokkosKernels};
+  // Where a call makes a plan: the first for A in modes N and C, every one in T and H.
+  static constexpr bool checks_structure_without_handle = true;
 
   // Scalar: x's and y's type; A's values may be its single precision counterpart.
   template <class CrsViewT, class Scalar>
@@ -102,6 +111,10 @@ struct KokkosBackend {
     // Taken by the plan the first call makes.
     void set_compression(Compression compression) { options_.compression = compression; }
     void set_workspace_limit(std::size_t bytes) { options_.workspace_limit = bytes; }
+    void set_structure_check(bool check) {
+      options_.check_structure = check;
+      kokkoskernels_.set_structure_check(check);
+    }
 
    private:
     friend struct KokkosBackend;
@@ -124,6 +137,7 @@ struct KokkosBackend {
     using RawPlan = typename State<CrsViewT, Scalar>::RawPlan;
     const auto matrix = raw_matrix(A);
     if (!state.plan_) {
+      release_at_finalize();  // the structure check's flags
       state.plan_ =
           std::make_unique<RawPlan>(matrix, requested, exec.cuda_stream(), state.options_);
       state.plan_->set_values_constant(state.values_constant_);
@@ -139,8 +153,7 @@ struct KokkosBackend {
   static void apply_without_handle(const ExecSpace& exec, Mode mode, Scalar alpha,
                                    const CrsViewT& A, const XView& x, Scalar beta, const YView& y) {
     static_assert(std::is_same_v<ExecSpace, Kokkos::Cuda>);
-    static std::once_flag release_at_finalize;
-    std::call_once(release_at_finalize, [] { Kokkos::push_finalize_hook(release_cached_plans); });
+    release_at_finalize();
     cuda::apply_without_plan(mode, cuda::to_raw(alpha), raw_matrix(A),
                              cuda::as_dense_block(typename XView::const_type(x)),
                              cuda::to_raw(beta), cuda::as_dense_block(y), exec.cuda_stream());

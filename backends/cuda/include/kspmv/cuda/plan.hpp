@@ -46,6 +46,11 @@ struct PlanOptions {
   // place). What the plan needs to run at all (its analysis, A^T's structure for modes T and H) is
   // not optional.
   std::size_t workspace_limit = std::numeric_limits<std::size_t>::max();
+  // Whether the plan checks A's CSR invariants (row_map starts at 0, never decreases, ends at
+  // num_entries; every column in [0, num_cols)) on the device before anything else reads A: one
+  // pass over row_map and entries, part of setup_seconds(). Off only for matrices proven well
+  // formed: a malformed one then makes kernels read and write outside the arrays.
+  bool check_structure = true;
 };
 
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar = Scalar>
@@ -62,7 +67,9 @@ class Plan {
   // kernel needs and builds the compressed columns `options` allow; waits for the stream
   // (setup_seconds() is the wall time of all that). Values may change between calls, the structure
   // may not. Throws kspmv::unsupported_argument for Algorithm::KokkosKernels,
-  // kspmv::malformed_matrix for missing arrays.
+  // kspmv::malformed_matrix for missing arrays and (unless options.check_structure is off) for a
+  // structure that breaks the CSR invariants, naming the first bad row, before any kernel but the
+  // check has read A.
   Plan(const Matrix& A, Algorithm requested, cudaStream_t stream, PlanOptions options = {});
   ~Plan();
   Plan(Plan&&) noexcept;

@@ -2,15 +2,18 @@
 // y = beta*y + alpha*op(A)*x for a caller that keeps no Plan (kspmv::spmv without a handle).
 //
 // Modes N and C: the first call for a matrix (its sizes and arrays, on this device and stream)
-// makes an Auto plan and keeps it in a bounded cache the library owns (16 per scalar, ordinal and
-// offset type, least recently used dropped); later calls reuse it: no allocation, no host
-// synchronisation, the speed of a planned call, capturable in a CUDA graph. A plan found for other
-// contents at the same addresses is still right: what a cached plan keeps only steers speed (its
-// blocks check their boundaries against the row map on the device). A call captured into a graph
-// before any plan was made runs RowBlocks, a kernel that needs none. Modes T and H need A^T's
-// structure, which depends on A's contents: such a call makes a temporary Plan (allocations, a
-// sort, waits for the stream); keep a Plan to pay that once. Bitwise reproducible; the same
-// contract for shapes, beta == 0 and alpha == 0 as Plan::apply.
+// checks A's structure as a Plan does (kspmv::malformed_matrix), makes an Auto plan and keeps it in
+// a bounded cache the library owns (16 per scalar, ordinal and offset type, least recently used
+// dropped); later calls reuse it: no allocation, no host synchronisation, the speed of a planned
+// call, capturable in a CUDA graph. A plan found for other contents at the same addresses is still
+// right, for a well-formed structure: what a cached plan keeps only steers speed (its blocks check
+// their boundaries against the row map on the device), but the check ran on the first contents. A
+// call captured into a graph before any plan was made runs RowBlocks, a kernel that needs none, on
+// a structure nobody checked (a capture can wait for nothing): make one call outside the capture
+// first. Modes T and H need A^T's structure, which depends on A's contents: such a call checks A
+// and makes a temporary Plan (allocations, a sort, waits for the stream); keep a Plan to pay that
+// once. Bitwise reproducible; the same contract for shapes, beta == 0 and alpha == 0 as
+// Plan::apply.
 
 #include <cuda_runtime_api.h>
 
@@ -25,8 +28,9 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, O
                         DenseBlock<const Scalar> x, Scalar beta, DenseBlock<Scalar> y,
                         cudaStream_t stream);
 
-// Frees every cached plan (device memory); calls after it make new ones. Kokkos' finalize calls it
-// for kspmv::spmv's calls without a handle; a raw-API program calls it before resetting the device.
+// Frees every cached plan and the structure check's flags (device memory); calls after it make new
+// ones. Kokkos' finalize calls it for kspmv::spmv's calls without a handle; a raw-API program calls
+// it before resetting the device.
 void release_cached_plans();
 
 }  // namespace kspmv::cuda

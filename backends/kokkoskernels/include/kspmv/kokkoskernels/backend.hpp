@@ -5,6 +5,7 @@
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <Kokkos_Core.hpp>
 
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "kspmv/algorithm.hpp"
 #include "kspmv/compression.hpp"
+#include "kspmv/detail/structure_check.hpp"
 #include "kspmv/kokkoskernels/compat.hpp"
 #include "kspmv/kokkoskernels/conjugate_mode.hpp"
 #include "kspmv/mode.hpp"
@@ -42,13 +44,16 @@ void with_contiguous(const ExecSpace& exec, const View& v, bool copy_in, bool co
 struct Backend {
   static constexpr const char* name = "Kokkos Kernels";
   static constexpr Algorithm algorithms[] = {Algorithm::Auto, Algorithm::KokkosKernels};
+  // A call without a handle is one product: a check would cost half of another
+  // (apply_without_handle).
+  static constexpr bool checks_structure_without_handle = false;
 
   template <class CrsViewT, class Scalar>
   class State {
    public:
     Algorithm algorithm() const { return Algorithm::KokkosKernels; }
-    // Kokkos Kernels sets its own handle up inside the first call; there is no separate setup.
-    double setup_seconds() const { return 0.0; }
+    // The structure check; Kokkos Kernels sets its own handle up inside the first call.
+    double setup_seconds() const { return setup_seconds_; }
     bool is_set_up() const { return set_up_; }
     std::string describe() const {
       return "KokkosKernels: KokkosSparse::spmv on the caller's arrays, no analysis of kspmv's";
@@ -62,10 +67,23 @@ struct Backend {
     void values_changed() {}
     void set_compression(Compression) {}  // KokkosSparse::spmv reads A's own arrays
     void set_workspace_limit(std::size_t) {}
+    void set_structure_check(bool check) { check_structure_ = check; }
 
    private:
     friend struct Backend;
+
+    template <class ExecSpace>
+    void set_up(const ExecSpace& exec, const CrsViewT& A) {
+      const auto start = std::chrono::steady_clock::now();
+      if (check_structure_) kspmv::detail::check_structure("kspmv::spmv", exec, A);
+      setup_seconds_ =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      set_up_ = true;
+    }
+
     bool set_up_ = false;
+    bool check_structure_ = true;
+    double setup_seconds_ = 0;
     compat::HandleCache kokkoskernels_handle_;
   };
 
@@ -81,13 +99,13 @@ struct Backend {
     using Device = Kokkos::Device<ExecSpace, typename CrsViewT::memory_space>;
     using Matrix = KokkosSparse::CrsMatrix<MatrixScalar, Ordinal, Device, void, Offset>;
 
+    if (!state.is_set_up()) state.set_up(exec, A);
     const auto num_entries = static_cast<typename Matrix::size_type>(A.num_entries());
     const Matrix matrix(
         "kspmv::A", A.num_rows(), A.num_cols(), num_entries,
         typename Matrix::values_type(const_cast<MatrixScalar*>(A.values().data()), A.num_entries()),
         typename Matrix::row_map_type(A.row_map().data(), A.row_map().extent(0)),
         typename Matrix::index_type(const_cast<Ordinal*>(A.entries().data()), A.num_entries()));
-    state.set_up_ = true;
 
     kokkoskernels::with_contiguous(exec, x, true, false, [&](const auto& x_kk) {
       kokkoskernels::with_contiguous(exec, y, beta != Scalar(0), true, [&](const auto& y_kk) {
@@ -112,11 +130,14 @@ struct Backend {
     });
   }
 
-  // KokkosSparse::spmv without a handle makes and drops its own each call; so does this.
+  // KokkosSparse::spmv without a handle makes and drops its own each call; so does this. Such a
+  // call checks no structure (the pass would cost half a product on every call): kspmv::validate
+  // is the guard there.
   template <class ExecSpace, class CrsViewT, class Scalar, class XView, class YView>
   static void apply_without_handle(const ExecSpace& exec, Mode mode, Scalar alpha,
                                    const CrsViewT& A, const XView& x, Scalar beta, const YView& y) {
     State<CrsViewT, Scalar> state;
+    state.set_structure_check(false);
     apply(exec, state, Algorithm::Auto, mode, alpha, A, x, beta, y);
   }
 };
