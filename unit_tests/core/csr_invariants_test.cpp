@@ -32,7 +32,7 @@ struct Csr {
       if (row_offsets_break(i, row_map[i], row_map[i + 1], num_rows, n)) return true;
     }
     for (const int c : entries) {
-      if (column_out_of_range(c, num_cols)) return true;
+      if (column_out_of_range(c, static_cast<int>(num_cols))) return true;
     }
     return false;
   }
@@ -100,11 +100,15 @@ TEST(CsrInvariants, PredicatesAtTheIntegerLimits) {
   constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
   EXPECT_FALSE(row_offsets_break(0, std::int64_t{0}, kMax, 1, kMax));
   EXPECT_TRUE(row_offsets_break(0, std::uint64_t{0}, ~std::uint64_t{0}, 1, kMax));
-  EXPECT_TRUE(column_out_of_range(std::numeric_limits<std::int64_t>::min(), 10));
-  EXPECT_FALSE(column_out_of_range(std::numeric_limits<int>::max() - 1,
-                                   std::int64_t{std::numeric_limits<int>::max()}));
-  EXPECT_TRUE(column_out_of_range(std::numeric_limits<int>::max(),
-                                  std::int64_t{std::numeric_limits<int>::max()}));
+  EXPECT_TRUE(column_out_of_range(std::numeric_limits<std::int64_t>::min(), std::int64_t{10}));
+  EXPECT_TRUE(column_out_of_range(-1, 10));
+  EXPECT_TRUE(
+      column_out_of_range(std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+  EXPECT_FALSE(
+      column_out_of_range(std::numeric_limits<int>::max() - 1, std::numeric_limits<int>::max()));
+  EXPECT_TRUE(
+      column_out_of_range(std::numeric_limits<int>::max(), std::numeric_limits<int>::max()));
+  EXPECT_TRUE(column_out_of_range(0, 0));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "kspmv/detail/host_device.hpp"
 
@@ -24,15 +25,18 @@ KSPMV_HOST_DEVICE constexpr bool row_offsets_break(std::int64_t row, Offset begi
          (row == num_rows - 1 && e != num_entries);
 }
 
+// num_cols is non-negative and of the ordinal type, so one unsigned comparison covers both ends
+// (a negative column becomes a large unsigned one): the device pass makes it for every entry.
 template <class Ordinal>
-KSPMV_HOST_DEVICE constexpr bool column_out_of_range(Ordinal column, std::int64_t num_cols) {
-  const auto c = static_cast<std::int64_t>(column);
-  return c < 0 || c >= num_cols;
+KSPMV_HOST_DEVICE constexpr bool column_out_of_range(Ordinal column, Ordinal num_cols) {
+  using Unsigned = std::make_unsigned_t<Ordinal>;
+  return static_cast<Unsigned>(column) >= static_cast<Unsigned>(num_cols);
 }
 
 // The first row at which the arrays break an invariant and what breaks there ("row 3 of the 4 x 3
 // matrix: ..."), or an empty string for a well-formed matrix. row_map holds num_rows + 1 offsets
-// (or none when num_rows is 0), entries num_entries columns; both in host memory.
+// (or none when num_rows is 0), entries num_entries columns; both in host memory. num_cols fits
+// the ordinal type (make_crs_view and the raw API's types see to it).
 template <class Offset, class Ordinal>
 std::string first_malformed_row(const Offset* row_map, const Ordinal* entries,
                                 std::int64_t num_rows, std::int64_t num_cols,
@@ -63,7 +67,7 @@ std::string first_malformed_row(const Offset* row_map, const Ordinal* entries,
                              std::to_string(num_entries));
     }
     for (std::int64_t e = begin; e < end; ++e) {
-      if (column_out_of_range(entries[e], num_cols)) {
+      if (column_out_of_range(entries[e], static_cast<Ordinal>(num_cols))) {
         return at_row(row, "column index " + std::to_string(entries[e]) + " (entry " +
                                std::to_string(e) + ") is outside [0, " + std::to_string(num_cols) +
                                ")");

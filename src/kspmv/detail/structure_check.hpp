@@ -17,7 +17,7 @@ namespace kspmv::detail {
 template <class ExecSpace, class CrsViewT>
 bool breaks_csr_invariants(const ExecSpace& exec, const CrsViewT& A) {
   const auto num_rows = static_cast<std::int64_t>(A.num_rows());
-  const auto num_cols = static_cast<std::int64_t>(A.num_cols());
+  const auto num_cols = A.num_cols();
   const auto num_entries = static_cast<std::int64_t>(A.num_entries());
   if (num_rows == 0) return num_entries != 0;
   const auto row_map = A.row_map();

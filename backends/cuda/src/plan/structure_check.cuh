@@ -74,12 +74,12 @@ bool breaks_csr_invariants(const CsrMatrix<Scalar, Ordinal, Offset>& A, cudaStre
   // the launch, does the work on a large matrix.
   constexpr int kThreads = 256;
   constexpr std::int64_t kMostBlocks = 4096;
-  const std::int64_t indices_a_thread_step = std::int64_t{kThreads} * kCsrInvariantsIndicesPerStep;
-  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(
-      (std::max(rows, entries) + indices_a_thread_step - 1) / indices_a_thread_step, kMostBlocks));
+  const std::int64_t steps = std::max(rows, entries / kColumnsPerCsrInvariantsLoad<Ordinal>);
+  const auto blocks = static_cast<unsigned>(
+      std::clamp<std::int64_t>((steps + kThreads - 1) / kThreads, 1, kMostBlocks));
   return StructureCheckFlags::instance().raised(stream, [&](int* flag) {
-    csr_invariants_kernel<<<blocks, kThreads, 0, stream>>>(
-        A.row_map, A.entries, rows, static_cast<std::int64_t>(A.num_cols), entries, flag);
+    csr_invariants_kernel<<<blocks, kThreads, 0, stream>>>(A.row_map, A.entries, rows, A.num_cols,
+                                                           entries, flag);
     KSPMV_CUDA_CHECK(cudaGetLastError());
   });
 }
