@@ -22,7 +22,7 @@ constexpr int kColumnsPerCsrInvariantsLoad = sizeof(CsrInvariantsLoad) / sizeof(
 template <class Ordinal, class Offset>
 __global__ void csr_invariants_kernel(const Offset* row_map, const Ordinal* entries,
                                       std::int64_t num_rows, Ordinal num_cols,
-                                      std::int64_t num_entries, int* malformed) {
+                                      std::int64_t num_entries, unsigned long long* malformed) {
   using kspmv::detail::column_out_of_range;
   const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   const std::int64_t threads = static_cast<std::int64_t>(gridDim.x) * blockDim.x;

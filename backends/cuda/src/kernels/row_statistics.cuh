@@ -50,11 +50,14 @@ inline constexpr int kReachBuckets = 64;
 inline constexpr std::int64_t kReachSampleRows = 4096;
 inline constexpr int kReachSampleEntriesPerRow = 256;
 
-// A warp per sampled row: rows 0, row_step, 2 * row_step, ...
+// A warp per sampled row: rows 0, row_step, 2 * row_step, ... The sampled entries are kept inside
+// [0, num_entries) whatever the row map says: the structure check runs beside this kernel, so the
+// row map may be malformed here.
 template <class Offset, class Ordinal>
 __global__ void column_reach_kernel(const Offset* row_map, const Ordinal* entries,
                                     std::int64_t num_rows, std::int64_t num_cols,
-                                    std::int64_t row_step, unsigned long long* histogram) {
+                                    std::int64_t num_entries, std::int64_t row_step,
+                                    unsigned long long* histogram) {
   __shared__ unsigned block_histogram[kReachBuckets];
   for (int b = threadIdx.x; b < kReachBuckets; b += blockDim.x) block_histogram[b] = 0;
   __syncthreads();
@@ -62,8 +65,10 @@ __global__ void column_reach_kernel(const Offset* row_map, const Ordinal* entrie
   const int lane = static_cast<int>(threadIdx.x % 32);
   const std::int64_t row = warp * row_step;
   if (row < num_rows) {
-    const auto begin = static_cast<std::int64_t>(row_map[row]);
-    const auto end = static_cast<std::int64_t>(row_map[row + 1]);
+    const auto row_begin = static_cast<std::int64_t>(row_map[row]);
+    const auto row_end = static_cast<std::int64_t>(row_map[row + 1]);
+    const std::int64_t begin = row_begin < 0 ? 0 : row_begin;
+    const std::int64_t end = row_end > num_entries ? num_entries : row_end;
     const std::int64_t sampled_end =
         end - begin > kReachSampleEntriesPerRow ? begin + kReachSampleEntriesPerRow : end;
     const double diagonal =

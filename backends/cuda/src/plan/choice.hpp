@@ -35,6 +35,10 @@ struct PlanRequest {
   // structure of the same sizes at the same addresses, so it keeps nothing that lists rows (no
   // compressed columns, no table of long rows) and its Adaptive blocks check their boundaries.
   bool cached = false;
+  // Whether the analysis checks the CSR invariants (PlanOptions::check_structure; off for A^T's
+  // plan, whose structure the plan built), and the entry point the error names.
+  bool check_structure = true;
+  const char* caller = "kspmv::cuda::Plan";
 };
 
 struct PlanInputs {

@@ -17,6 +17,9 @@ struct MatrixFacts {
   // Nine in ten sampled entries lie within this many columns of the diagonal (a power of two;
   // the largest value where unknown: no rows).
   std::int64_t column_reach = std::numeric_limits<std::int64_t>::max();
+  // The structure breaks a CSR invariant (when the analysis checked): the figures above are then
+  // meaningless, and the plan throws before anything else reads A.
+  bool malformed = false;
 
   double mean_row_length() const {
     return rows == 0 ? 0.0 : static_cast<double>(entries) / static_cast<double>(rows);

@@ -19,7 +19,6 @@
 #include "kspmv/errors.hpp"
 #include "plan/call_checks.cuh"
 #include "plan/rows_plan.cuh"
-#include "plan/structure_check.cuh"
 #include "plan/transposed_operator.cuh"
 
 namespace kspmv::cuda {
@@ -118,11 +117,11 @@ Plan<Scalar, Ordinal, Offset, MatrixScalar>::Plan(const Matrix& A, Algorithm req
         "KokkosSparse::spmv, on the Kokkos path only)");
   }
   detail::check_matrix("kspmv::cuda::Plan", A);
-  if (options.check_structure) detail::check_structure("kspmv::cuda::Plan", A, stream);
   detail::PlanRequest request;
   request.algorithm = requested;
   request.compression = options.compression;
   request.workspace_limit = options.workspace_limit;
+  request.check_structure = options.check_structure;
   impl_ =
       std::make_unique<detail::PlanImpl<Scalar, Ordinal, Offset, MatrixScalar>>(A, request, stream);
   impl_->setup_seconds =

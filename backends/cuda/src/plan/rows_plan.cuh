@@ -52,7 +52,9 @@ class RowsPlan {
     inputs_.device = current_device_facts();
     inputs_.request = request;
     inputs_.types = kValueTypes;
-    inputs_.matrix = analyse(A, inputs_.device.policy, workspace_.analysis(), stream);
+    inputs_.matrix =
+        analyse(A, inputs_.device.policy, request.check_structure, workspace_.analysis(), stream);
+    if (inputs_.matrix.malformed) throw_malformed(request.caller, A, stream);
     choice_ = choose(inputs_);
     workspace_.share_out_path(choice_.algorithm, A, stream);
     if (choice_.long_row_chunk_entries > 0) {

@@ -1,14 +1,13 @@
 #pragma once
-// check_structure: the CSR invariants checked on the device before anything else of a plan reads A
-// (csr_invariants_kernel); only a malformed matrix is copied to the host, to name its first bad
-// row.
+// The CSR invariants checked on the device (csr_invariants_kernel). A plan's analysis launches the
+// check beside its own kernels and reads the flag back with its figures (analysis.cuh), so a plan
+// pays no synchronisation of its own for it; check_structure() is the same check alone. Only a
+// malformed matrix is copied to the host, to name its first bad row.
 
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -18,78 +17,33 @@
 #include "kspmv/cuda/operands.hpp"
 #include "kspmv/detail/csr_invariants.hpp"
 #include "kspmv/errors.hpp"
-#include "plan/plan_cache.hpp"
 
 namespace kspmv::cuda::detail {
 
-// A flag per device that every check reuses: a cudaMalloc and a cudaFree (which waits for the whole
-// device) per plan cost more than the check's kernel on a small matrix. Checks take turns (each
-// waits for its stream); release_cached_plans() frees the flags with the cached plans.
-class StructureCheckFlags {
- public:
-  static StructureCheckFlags& instance() {
-    static StructureCheckFlags* flags = [] {
-      auto* made = new StructureCheckFlags;  // never destroyed: emptied by release_cached_plans()
-      PlanCacheRegistry::instance().add([made] { made->clear(); });
-      return made;
-    }();
-    return *flags;
-  }
-
-  // Runs launch(flag) on `stream` with the current device's flag lowered, waits, and says whether
-  // the kernel raised it.
-  template <class Launch>
-  bool raised(cudaStream_t stream, Launch&& launch) {
-    int device = 0;
-    KSPMV_CUDA_CHECK(cudaGetDevice(&device));
-    const std::lock_guard<std::mutex> lock(mutex_);
-    DeviceBuffer<int>& flag = flags_[device];
-    if (flag.size() == 0) flag = DeviceBuffer<int>(1);
-    KSPMV_CUDA_CHECK(cudaMemsetAsync(flag.data(), 0, sizeof(int), stream));
-    launch(flag.data());
-    int value = 0;
-    KSPMV_CUDA_CHECK(
-        cudaMemcpyAsync(&value, flag.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
-    KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return value != 0;
-  }
-
-  void clear() {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    flags_.clear();
-  }
-
- private:
-  std::mutex mutex_;
-  std::map<int, DeviceBuffer<int>> flags_;
-};
-
-// Whether A breaks an invariant; waits for `stream`.
+// Enqueues the check on `stream`: *flag (lowered by the caller) is raised where A breaks an
+// invariant. A has rows.
 template <class Scalar, class Ordinal, class Offset>
-bool breaks_csr_invariants(const CsrMatrix<Scalar, Ordinal, Offset>& A, cudaStream_t stream) {
-  const auto rows = static_cast<std::int64_t>(A.num_rows);
-  const auto entries = static_cast<std::int64_t>(A.num_entries);
-  if (rows == 0) return entries != 0;
+void launch_csr_invariants(const CsrMatrix<Scalar, Ordinal, Offset>& A, unsigned long long* flag,
+                           cudaStream_t stream) {
   // A grid-stride pass: enough blocks to fill any current device, few enough that the loop, not
   // the launch, does the work on a large matrix.
   constexpr int kThreads = 256;
   constexpr std::int64_t kMostBlocks = 4096;
+  const auto rows = static_cast<std::int64_t>(A.num_rows);
+  const auto entries = static_cast<std::int64_t>(A.num_entries);
   const std::int64_t steps = std::max(rows, entries / kColumnsPerCsrInvariantsLoad<Ordinal>);
   const auto blocks = static_cast<unsigned>(
       std::clamp<std::int64_t>((steps + kThreads - 1) / kThreads, 1, kMostBlocks));
-  return StructureCheckFlags::instance().raised(stream, [&](int* flag) {
-    csr_invariants_kernel<<<blocks, kThreads, 0, stream>>>(A.row_map, A.entries, rows, A.num_cols,
-                                                           entries, flag);
-    KSPMV_CUDA_CHECK(cudaGetLastError());
-  });
+  csr_invariants_kernel<<<blocks, kThreads, 0, stream>>>(A.row_map, A.entries, rows, A.num_cols,
+                                                         entries, flag);
+  KSPMV_CUDA_CHECK(cudaGetLastError());
 }
 
-// Throws kspmv::malformed_matrix, "<caller>: row R of the M x N matrix: <what breaks>", unless A
-// keeps the CSR invariants.
+// Throws kspmv::malformed_matrix, "<caller>: row R of the M x N matrix: <what breaks>", for a
+// matrix the check found malformed (copies its row map and columns to the host).
 template <class Scalar, class Ordinal, class Offset>
-void check_structure(const char* caller, const CsrMatrix<Scalar, Ordinal, Offset>& A,
-                     cudaStream_t stream) {
-  if (!breaks_csr_invariants(A, stream)) return;
+[[noreturn]] void throw_malformed(const char* caller, const CsrMatrix<Scalar, Ordinal, Offset>& A,
+                                  cudaStream_t stream) {
   const auto rows = static_cast<std::int64_t>(A.num_rows);
   const auto entries = static_cast<std::int64_t>(A.num_entries);
   std::vector<Offset> row_map(rows > 0 ? static_cast<std::size_t>(rows) + 1 : 0);
@@ -104,6 +58,24 @@ void check_structure(const char* caller, const CsrMatrix<Scalar, Ordinal, Offset
   // Empty only where the arrays changed between the two reads (another stream writing them).
   throw malformed_matrix(std::string(caller) + ": " +
                          (what.empty() ? "the CSR arrays changed while they were checked" : what));
+}
+
+// The check alone, for a caller that makes no plan's analysis (waits for `stream`).
+template <class Scalar, class Ordinal, class Offset>
+void check_structure(const char* caller, const CsrMatrix<Scalar, Ordinal, Offset>& A,
+                     cudaStream_t stream) {
+  if (A.num_rows == 0) {
+    if (A.num_entries != 0) throw_malformed(caller, A, stream);
+    return;
+  }
+  DeviceBuffer<unsigned long long> flag(1);
+  KSPMV_CUDA_CHECK(cudaMemsetAsync(flag.data(), 0, sizeof(unsigned long long), stream));
+  launch_csr_invariants(A, flag.data(), stream);
+  unsigned long long raised = 0;
+  KSPMV_CUDA_CHECK(
+      cudaMemcpyAsync(&raised, flag.data(), sizeof raised, cudaMemcpyDeviceToHost, stream));
+  KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (raised != 0) throw_malformed(caller, A, stream);
 }
 
 }  // namespace kspmv::cuda::detail

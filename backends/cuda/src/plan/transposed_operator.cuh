@@ -42,6 +42,7 @@ class TransposedOperator {
         A.values};
     PlanRequest request = a_request;
     request.compression = Compression::Never;
+    request.check_structure = false;  // A^T's structure is the plan's own, from a checked A
     own_plan_ = std::make_unique<APlan>(a_t, request, stream);
   }
 

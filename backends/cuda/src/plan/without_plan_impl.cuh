@@ -47,9 +47,9 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, O
   using Cached = detail::RowsPlan<Scalar, Ordinal, Offset, MatrixScalar>;
   using Cache = detail::PlanCache<Cached, CsrMatrix<MatrixScalar, Ordinal, Offset>>;
   const std::shared_ptr<Cached> cached = Cache::instance().find_or_make(A, stream, [&] {
-    detail::check_structure(kCaller, A, stream);
     detail::PlanRequest request;
     request.cached = true;
+    request.caller = kCaller;
     return std::make_shared<Cached>(A, request, stream);
   });
   if (cached) {

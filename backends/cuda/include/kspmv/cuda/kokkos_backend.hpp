@@ -65,13 +65,6 @@ auto raw_matrix(const CrsViewT& A) {
   return matrix;
 }
 
-// What the library keeps on the device for every plan (the cached plans, the structure check's
-// flags) is freed at Kokkos::finalize, before Kokkos releases the device.
-inline void release_at_finalize() {
-  static std::once_flag registered;
-  std::call_once(registered, [] { Kokkos::push_finalize_hook(release_cached_plans); });
-}
-
 struct KokkosBackend {
   static constexpr const char* name = "CUDA";
   static constexpr Algorithm algorithms[] = {Algorithm::Auto,      Algorithm::Scalar,
@@ -137,7 +130,6 @@ struct KokkosBackend {
     using RawPlan = typename State<CrsViewT, Scalar>::RawPlan;
     const auto matrix = raw_matrix(A);
     if (!state.plan_) {
-      release_at_finalize();  // the structure check's flags
       state.plan_ =
           std::make_unique<RawPlan>(matrix, requested, exec.cuda_stream(), state.options_);
       state.plan_->set_values_constant(state.values_constant_);
@@ -153,7 +145,8 @@ struct KokkosBackend {
   static void apply_without_handle(const ExecSpace& exec, Mode mode, Scalar alpha,
                                    const CrsViewT& A, const XView& x, Scalar beta, const YView& y) {
     static_assert(std::is_same_v<ExecSpace, Kokkos::Cuda>);
-    release_at_finalize();
+    static std::once_flag release_at_finalize;
+    std::call_once(release_at_finalize, [] { Kokkos::push_finalize_hook(release_cached_plans); });
     cuda::apply_without_plan(mode, cuda::to_raw(alpha), raw_matrix(A),
                              cuda::as_dense_block(typename XView::const_type(x)),
                              cuda::to_raw(beta), cuda::as_dense_block(y), exec.cuda_stream());

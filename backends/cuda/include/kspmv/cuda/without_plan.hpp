@@ -28,9 +28,8 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, O
                         DenseBlock<const Scalar> x, Scalar beta, DenseBlock<Scalar> y,
                         cudaStream_t stream);
 
-// Frees every cached plan and the structure check's flags (device memory); calls after it make new
-// ones. Kokkos' finalize calls it for kspmv::spmv's calls without a handle; a raw-API program calls
-// it before resetting the device.
+// Frees every cached plan (device memory); calls after it make new ones. Kokkos' finalize calls it
+// for kspmv::spmv's calls without a handle; a raw-API program calls it before resetting the device.
 void release_cached_plans();
 
 }  // namespace kspmv::cuda
