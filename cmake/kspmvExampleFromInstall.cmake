@@ -2,8 +2,9 @@
 # find_package(kspmv) exactly as an application would, and runs it.
 #   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX_COMPILER=... -DEXAMPLE=<dir under
 #         examples/> -DRUN="<program>|<arguments>..." [-DRUN_PREFIX="mpirun|-np|2"]
-#         [-DCONFIGURE_ARGS="-DX=...|..."] -P kspmvExampleFromInstall.cmake
-# Lists are separated by "|" so that they pass through one -D each.
+#         [-DCONFIGURE_ARGS="-DX=...|..."] [-DREJECTED_VERSION=9.0] -P kspmvExampleFromInstall.cmake
+# Lists are separated by "|" so that they pass through one -D each. With REJECTED_VERSION, a project
+# asking for find_package(kspmv <that version>) must also fail to configure against the install.
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR CXX_COMPILER EXAMPLE RUN)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "kspmvExampleFromInstall: ${var} is not set")
@@ -28,3 +29,17 @@ run_step("configure" ${CMAKE_COMMAND} -S "${SOURCE_DIR}/examples/${EXAMPLE}" -B 
          -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix ${CONFIGURE_ARGS})
 run_step("build" ${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 run_step("run" ${RUN_PREFIX} "${WORK_DIR}/build/${program}" ${RUN})
+
+if(DEFINED REJECTED_VERSION)
+  file(WRITE "${WORK_DIR}/rejected/CMakeLists.txt"
+       "cmake_minimum_required(VERSION 3.18)\nproject(rejected LANGUAGES CXX)\n"
+       "find_package(kspmv ${REJECTED_VERSION} REQUIRED)\n")
+  execute_process(COMMAND ${CMAKE_COMMAND} -S "${WORK_DIR}/rejected" -B "${WORK_DIR}/rejected/build"
+                          -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
+                          ${CONFIGURE_ARGS}
+                  RESULT_VARIABLE result OUTPUT_QUIET ERROR_VARIABLE errors)
+  if(result EQUAL 0 OR NOT errors MATCHES "requested version")
+    message(FATAL_ERROR "kspmvExampleFromInstall: find_package(kspmv ${REJECTED_VERSION}) was not "
+                        "refused by the package version file:\n${errors}")
+  endif()
+endif()

@@ -2,19 +2,28 @@
 # Kokkos::kokkoskernels on every supported version. Included by the build and by the installed
 # kspmvConfig.cmake, so users see the same behaviour.
 #
-# Kokkos 4.x installs both targets itself. Debian 12's Trilinos 13.2 packaging (Kokkos 3.4.01) does
-# not: its Kokkos::kokkos names a non-existent include directory (<prefix>/lib/include), and its
-# KokkosKernels package only defines trilinos_kokkoskernels, with no include directories and no
-# version file. Those quirks are repaired here and nowhere else.
+# Kokkos 4.x installs both targets itself, and this module leaves them alone. Debian 12's Trilinos
+# 13.2 packaging (Kokkos 3.4.01) does not: its Kokkos::kokkos names a non-existent include
+# directory (<prefix>/lib/include), which this module removes from the target (no consumer could
+# generate a build with it), and its KokkosKernels package only defines trilinos_kokkoskernels,
+# with no include directories and no version file, so Kokkos::kokkoskernels is made for it. Those
+# quirks are repaired here and nowhere else.
 
 include_guard(GLOBAL)
 
 find_package(Kokkos REQUIRED)
 find_package(KokkosKernels REQUIRED)
 
-# Drop include directories that do not exist (CMake refuses to generate with them).
+# Drop include directories that do not exist (CMake refuses to generate with them). Only Debian's
+# Kokkos 3.4 names one; a Kokkos whose directories all exist is left exactly as it was found.
 get_target_property(_kspmv_kokkos_includes Kokkos::kokkos INTERFACE_INCLUDE_DIRECTORIES)
-if(_kspmv_kokkos_includes)
+set(_kspmv_kokkos_needs_repair FALSE)
+foreach(_dir IN LISTS _kspmv_kokkos_includes)
+  if(NOT _dir MATCHES "^\\$<" AND NOT EXISTS "${_dir}")
+    set(_kspmv_kokkos_needs_repair TRUE)
+  endif()
+endforeach()
+if(_kspmv_kokkos_needs_repair)
   set(_kspmv_existing_includes "")
   foreach(_dir IN LISTS _kspmv_kokkos_includes)
     if(_dir MATCHES "^\\$<" OR EXISTS "${_dir}")

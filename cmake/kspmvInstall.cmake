@@ -3,6 +3,8 @@ include(CMakePackageConfigHelpers)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/kspmv DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.hpp")
+install(FILES ${PROJECT_BINARY_DIR}/generated/include/kspmv/version.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kspmv)
 set(_kspmv_export_targets kspmv_core)
 if(KSPMV_ENABLE_KOKKOS)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/backends/kokkoskernels/include/kspmv

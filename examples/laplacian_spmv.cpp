@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <kspmv/spmv.hpp>
+#include <kspmv/version.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -61,8 +62,8 @@ int run(long long n, kspmv::Algorithm algorithm) {
         e += (y(i) - expected) * (y(i) - expected);
       },
       error);
-  std::printf("kspmv example: %lld rows on %s, algorithm %s (requested %s), setup %.1f us, %s\n", n,
-              Space::name(), kspmv::to_string(handle.algorithm()).c_str(),
+  std::printf("kspmv %s example: %lld rows on %s, algorithm %s (requested %s), setup %.1f us, %s\n",
+              KSPMV_VERSION_STRING, n, Space::name(), kspmv::to_string(handle.algorithm()).c_str(),
               kspmv::to_string(algorithm).c_str(), handle.setup_seconds() * 1e6,
               error == 0 ? "correct" : "WRONG");
   return error == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

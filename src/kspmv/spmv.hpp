@@ -4,6 +4,8 @@
 //   kspmv::spmv(mode, alpha, A, x, beta, y);               // default instance of A's space
 //   kspmv::spmv(exec, mode, alpha, A, x, beta, y);         // ordered on the instance `exec`
 //   kspmv::spmv(exec, &handle, mode, alpha, A, x, beta, y) // reuses the handle's plan
+//   kspmv::spmv(&handle, mode, alpha, A, x, beta, y)       // the same on the handle's space's
+//                                                          // default instance
 //
 // Without a handle, on Kokkos::Cuda, modes N and C reuse a plan the library caches per matrix (the
 // first call makes it), as fast as a handle's; modes T and H build A^T's structure on every call.
@@ -207,6 +209,16 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
   detail::unless_trivial(exec, a, A, b, y, [&] {
     detail::backend_for_t<ExecSpace>::apply_without_handle(exec, op, a, A, x, b, y);
   });
+}
+
+// Kokkos Kernels' most common form: a handle and no instance (the default instance of the
+// handle's execution space).
+template <class HandleMatrix, class HandleExecSpace, class HandleScalar, class AlphaType,
+          class Matrix, class XView, class BetaType, class YView>
+void spmv(Handle<HandleMatrix, HandleExecSpace, HandleScalar>* handle, const char mode[],
+          const AlphaType& alpha, const Matrix& A, const XView& x, const BetaType& beta,
+          const YView& y) {
+  kspmv::spmv(HandleExecSpace(), handle, mode, alpha, A, x, beta, y);
 }
 
 template <class Matrix, class AlphaType, class XView, class BetaType, class YView>

@@ -25,13 +25,17 @@ struct Coefficient {
   operator double() const { return value; }
 };
 
-// Shaped like kspmv's internal calls (instance, handle, mode, ...) and (instance, mode, ...):
-// ambiguous with the first, preferred to the second, deleted either way.
+// Shaped like kspmv's internal calls (instance, handle, mode, ...), (instance, mode, ...) and
+// (handle, mode, ...): ambiguous with the first and the last, preferred to the second, deleted
+// either way.
 template <class Exec, class HandlePtr, class A, class X, class Y>
 void spmv(const Exec&, HandlePtr*, const char*, const Coefficient&, const A&, const X&,
           const Coefficient&, const Y&) = delete;
 template <class Exec, class A, class X, class Y>
 void spmv(const Exec&, const char*, const Coefficient&, const A&, const X&, const Coefficient&,
+          const Y&) = delete;
+template <class HandlePtr, class A, class X, class Y>
+void spmv(HandlePtr*, const char*, const Coefficient&, const A&, const X&, const Coefficient&,
           const Y&) = delete;
 
 }  // namespace adl_probe
@@ -51,7 +55,7 @@ const char* to_string(Form f) {
   return f == Form::CrsView ? "CrsView" : "KokkosSparse::CrsMatrix";
 }
 
-// The three spmv overloads, kspmv::validate and kspmv::Handle on A in the given form, each call
+// The four spmv overloads, kspmv::validate and kspmv::Handle on A in the given form, each call
 // compared with the oracle; Rank 1 or 2; alpha and beta of type Coefficient.
 template <Form F, int Rank, class Coefficient>
 void check_every_overload(std::mt19937_64& rng) {
@@ -75,13 +79,15 @@ void check_every_overload(std::mt19937_64& rng) {
   const auto x = random_block<Scalar>(cols, k, rng);
   const auto y = random_block<Scalar>(rows, k, rng);
   const auto expected = reference::spmv(Mode::NoTranspose, -1.5, arrays(host_A), x, 0.5, y);
-  DeviceBlock<Scalar, Layout::Left, Rank> x_dev(x), y_plain(y), y_instance(y), y_handle(y);
+  DeviceBlock<Scalar, Layout::Left, Rank> x_dev(x), y_plain(y), y_instance(y), y_handle(y),
+      y_handle_only(y);
 
   kspmv::spmv("N", alpha, A, x_dev.view(), beta, y_plain.view());
   kspmv::spmv(ExecSpace(), "N", alpha, A, x_dev.view(), beta, y_instance.view());
   kspmv::Handle<std::remove_const_t<decltype(A)>> handle;
   EXPECT_EQ(handle.describe().rfind("not set up yet (requested Auto)", 0), 0u) << handle.describe();
   kspmv::spmv(ExecSpace(), &handle, "N", alpha, A, x_dev.view(), beta, y_handle.view());
+  kspmv::spmv(&handle, "N", alpha, A, x_dev.view(), beta, y_handle_only.view());  // KK 4.x's form
   ExecSpace().fence();
   // What runs, named first: the kernel Auto chose on Kokkos::Cuda, Kokkos Kernels elsewhere.
   EXPECT_EQ(handle.describe().rfind(kspmv::to_string(handle.algorithm()), 0), 0u)
@@ -90,6 +96,11 @@ void check_every_overload(std::mt19937_64& rng) {
   constexpr bool kokkos_kernels =
       std::is_same_v<kspmv::detail::backend_for_t<ExecSpace>, kspmv::kokkoskernels::Backend>;
   EXPECT_EQ(handle.workspace_bytes() == 0, kokkos_kernels);
+  if (kokkos_kernels) {  // names the space it runs on and the Kokkos Kernels it calls
+    EXPECT_NE(handle.describe().find(std::string(" on ") + ExecSpace::name()), std::string::npos)
+        << handle.describe();
+    EXPECT_NE(handle.describe().find("Kokkos Kernels "), std::string::npos) << handle.describe();
+  }
   // A's bytes as the plan reads them: none of its own under Kokkos Kernels; on Kokkos::Cuda this
   // small matrix is latency-bound, so the plan reads A's own CSR arrays.
   const std::size_t csr_bytes = static_cast<std::size_t>(rows + 1) * sizeof(Offset) +
@@ -99,6 +110,7 @@ void check_every_overload(std::mt19937_64& rng) {
   EXPECT_EQ(reference::compare(expected, y_plain.download()), "") << "spmv(mode, ...)";
   EXPECT_EQ(reference::compare(expected, y_instance.download()), "") << "spmv(exec, mode, ...)";
   EXPECT_EQ(reference::compare(expected, y_handle.download()), "") << "spmv(exec, &handle, ...)";
+  EXPECT_EQ(reference::compare(expected, y_handle_only.download()), "") << "spmv(&handle, ...)";
 }
 
 class PublicOverloads : public ::testing::Test {

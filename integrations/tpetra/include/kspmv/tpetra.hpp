@@ -5,7 +5,7 @@
 // handle the operator keeps. On a Node whose execution space is Kokkos::Cuda that is kspmv's CUDA
 // backend; elsewhere Kokkos Kernels, as in Tpetra itself.
 //
-//   auto op = kspmv::tpetra::make_operator(A);          // Teuchos::RCP<const matrix>
+//   auto op = kspmv::tpetra::make_operator(A);          // Teuchos::RCP<[const] matrix>
 //   op->apply(X, Y, Teuchos::TRANS, alpha, beta);      // or hand op to Belos
 //
 // In mode N with one vector and a non-trivial Import, the rows that need no remote entry of X are
@@ -259,6 +259,16 @@ Teuchos::RCP<CrsOperator<Scalar, LocalOrdinal, GlobalOrdinal, Node>> make_operat
     const Teuchos::RCP<const Tpetra::CrsMatrix<Scalar, LocalOrdinal, GlobalOrdinal, Node>>& A,
     Algorithm algorithm = Algorithm::Auto) {
   return Teuchos::rcp(new CrsOperator<Scalar, LocalOrdinal, GlobalOrdinal, Node>(A, algorithm));
+}
+
+// The form Tpetra's readers and most applications hold: the operator only reads A.
+template <class Scalar, class LocalOrdinal, class GlobalOrdinal, class Node>
+Teuchos::RCP<CrsOperator<Scalar, LocalOrdinal, GlobalOrdinal, Node>> make_operator(
+    const Teuchos::RCP<Tpetra::CrsMatrix<Scalar, LocalOrdinal, GlobalOrdinal, Node>>& A,
+    Algorithm algorithm = Algorithm::Auto) {
+  return kspmv::tpetra::make_operator(
+      Teuchos::RCP<const Tpetra::CrsMatrix<Scalar, LocalOrdinal, GlobalOrdinal, Node>>(A),
+      algorithm);
 }
 
 }  // namespace kspmv::tpetra

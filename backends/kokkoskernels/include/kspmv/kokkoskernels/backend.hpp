@@ -55,8 +55,16 @@ struct Backend {
     // The structure check; Kokkos Kernels sets its own handle up inside the first call.
     double setup_seconds() const { return setup_seconds_; }
     bool is_set_up() const { return set_up_; }
+    // What runs where, and why kspmv adds no kernel of its own here.
     std::string describe() const {
-      return "KokkosKernels: KokkosSparse::spmv on the caller's arrays, no analysis of kspmv's";
+      const std::string space = space_name_;
+      return "KokkosKernels: KokkosSparse::spmv (" + compat::spmv_description() +
+             ": its native CRS kernel, or a vendor library it was built with) on " + space +
+             " (concurrency " + std::to_string(concurrency_) + "), reading the caller's arrays (" +
+             (space == "Cuda" ? "requested as the baseline"
+                              : "kspmv's own kernels run on Kokkos::Cuda only") +
+             "); A's structure " + (check_structure_ ? "checked" : "not checked (turned off)") +
+             " at setup";
     }
     // kspmv keeps nothing on the device; Kokkos Kernels' own handle (4.3 and later) is not counted.
     std::size_t workspace_bytes() const { return 0; }
@@ -76,6 +84,9 @@ struct Backend {
     void set_up(const ExecSpace& exec, const CrsViewT& A) {
       const auto start = std::chrono::steady_clock::now();
       if (check_structure_) kspmv::detail::check_structure("kspmv::spmv", exec, A);
+      // Kept as they are: describe() builds its string, a call without a handle never does.
+      space_name_ = ExecSpace::name();
+      concurrency_ = static_cast<int>(exec.concurrency());
       setup_seconds_ =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       set_up_ = true;
@@ -84,6 +95,8 @@ struct Backend {
     bool set_up_ = false;
     bool check_structure_ = true;
     double setup_seconds_ = 0;
+    const char* space_name_ = "";
+    int concurrency_ = 0;
     compat::HandleCache kokkoskernels_handle_;
   };
 

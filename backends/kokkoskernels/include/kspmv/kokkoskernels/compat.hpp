@@ -8,6 +8,7 @@
 #include <KokkosSparse_spmv.hpp>
 
 #include <memory>
+#include <string>
 #include <typeindex>
 #include <typeinfo>
 
@@ -37,6 +38,20 @@ class HandleCache {
   std::shared_ptr<void> handle_;
   std::type_index type_ = std::type_index(typeid(void));
 };
+
+// What KokkosSparse::spmv is, for describe(): the version and the form of call kspmv makes.
+inline std::string spmv_description() {
+#if KSPMV_KOKKOSKERNELS_VERSION >= 40300
+  return "Kokkos Kernels " + std::to_string(KSPMV_KOKKOSKERNELS_VERSION / 10000) + "." +
+         std::to_string(KSPMV_KOKKOSKERNELS_VERSION / 100 % 100) + "." +
+         std::to_string(KSPMV_KOKKOSKERNELS_VERSION % 100) +
+         " with a reusable SPMVHandle on its default algorithm";
+#elif KSPMV_KOKKOSKERNELS_VERSION >= 40200
+  return "Kokkos Kernels 4.2, on the caller's instance";
+#else
+  return "Kokkos Kernels 3.x, on the space's default instance";
+#endif
+}
 
 template <class ExecSpace, class AMatrix, class XView, class YView, class Scalar>
 void spmv(const ExecSpace& exec, HandleCache& cache, const char mode[], const Scalar& alpha,
