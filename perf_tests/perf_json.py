@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reads and checks what kspmv_perf and kspmv_cuda_bench write: Google Benchmark's JSON with the
-suite's own context keys (kspmv_schema "kspmv-bench/4", documented in README.md).
+suite's own context keys (kspmv_schema "kspmv-bench/4", documented in perf_tests/README.md).
 
 load_run(path) turns a file into one run: the context, the copy-bandwidth ceiling and one record
 per matrix/backend/algorithm/precision with the derived figures (median time per call over the

@@ -194,7 +194,7 @@ void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace, HandleSca
 }
 
 // Without a handle: see each backend's apply_without_handle for what such a call costs and keeps
-// (README.md, "Calls without a handle").
+// (kspmv/cuda/without_plan.hpp for Kokkos::Cuda; docs/design.md, section 2).
 template <class ExecSpace, class Matrix, class AlphaType, class XView, class BetaType, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
     const ExecSpace& exec, const char mode[], const AlphaType& alpha, const Matrix& matrix,
