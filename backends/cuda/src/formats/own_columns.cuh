@@ -22,7 +22,7 @@ struct OwnColumns {
   static constexpr bool kBoundedVectorKernel = false;
   // Two unused pointers: a kernel's parameters keep the layout of a compressed form's, and with it
   // their registers (with both forms' arrays the one-vector fp32_fp64 Vector kernel on deltas took
-  // 44 registers instead of 32; perf_tests/NOTES.md "Row patterns").
+  // 44 registers instead of 32; DR-24).
   struct Arrays {
     const void* unused[2] = {nullptr, nullptr};
 

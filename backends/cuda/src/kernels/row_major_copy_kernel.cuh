@@ -1,8 +1,7 @@
 #pragma once
 // out = x laid out row after row: out[i * k + j] = x(i, j) for a block of k vectors in any layout.
 // The group kernel reads a row of row-major x in one or two sectors; from LayoutLeft it gathers k
-// sectors, one per column, for every entry (perf_tests/NOTES.md, "LayoutLeft through a row-major
-// copy of x").
+// sectors, one per column, for every entry (DR-15).
 
 #include <cstdint>
 

@@ -33,15 +33,15 @@ struct SpmvArguments {
   static constexpr int kVectorsPerLane = 1;  // see VectorGroupArguments
   // Whether the kernels that load a batch of entries before their products (Vector, the staging
   // of Adaptive's rows) tie each x gather to its value (column_after_value), so that the batch's
-  // column and value loads share one DRAM round trip. Measured (perf_tests/NOTES.md "The H200, and
-  // gathers after the values", ms): with fp32 values, the stencil's Vector 0.341 -> 0.309 on an
-  // H100 and 0.317 -> 0.261 on an H200 (fp32 values with fp64 vectors 0.336 -> 0.328 and 0.305 ->
-  // 0.280), Adaptive on the H100 0.5-3.4% faster (few dense rows 0.351 -> 0.339, short rows 1.348
+  // column and value loads share one DRAM round trip. Measured (DR-20, ms): with fp32 values, the
+  // stencil's Vector 0.341 -> 0.309 on an H100 and 0.317 -> 0.261 on an H200 (fp32 values with fp64
+  // vectors 0.336 -> 0.328 and 0.305 -> 0.280), Adaptive on the H100 0.5-3.4% faster (few dense
+  // rows 0.351 -> 0.339, short rows 1.348
   // -> 1.315); with fp64 values 2-5% slower on the stencil and -2% to +1% with Adaptive (not
   // profiled), so double precision values keep the compiler's order. Not where the columns come
   // from the row patterns: their columns arrive from L1, long before the values, and the tie made
   // each gather wait a DRAM round trip for nothing (the fp32 stencil 0.280 -> 0.244 ms without
-  // it, H100; NOTES.md "Row patterns' setup: the columns read once").
+  // it, H100; DR-25).
   static constexpr bool gathers_after_values =
       std::is_same_v<MatrixValue, float> && !Columns::kColumnsFromCache;
 
@@ -106,7 +106,7 @@ struct SpmvArguments {
   __device__ T product(std::int64_t entry) const { return times_x(value(entry), column(entry)); }
 
   // Where beta != 0, store() reads y(row) after the row's products: a block would end on a DRAM
-  // round trip. Kernels that know their rows early ask for y(row) then (perf_tests/NOTES.md).
+  // round trip. Kernels that know their rows early ask for y(row) then (DR-07).
   __device__ void prefetch_y(std::int64_t row) const {
     if (!beta_is_zero) prefetch_to_l2(y + row * y_stride);
   }

@@ -50,7 +50,7 @@ inline constexpr int kStepsInFlight =
 
 // Where a lane sits in its group of slots * (Width / pack) lanes: lane = slot * (Width / pack) +
 // vector / pack. Worked out once per kernel with shifts, as is the column of x its pack reads: the
-// per-step address is then one multiply-add (perf_tests/NOTES.md, "instruction diet").
+// per-step address is then one multiply-add (DR-12).
 template <class Args>
 struct GroupLane {
   using T = typename Args::value_type;

@@ -25,7 +25,7 @@ bool is_regular(const PlanInputs& inputs) {
 // plan may later serve another structure at the same addresses; below the latency bound a call
 // waits on its chain of loads, not on their bytes. Row patterns first (fewer bytes; on the
 // 27-point stencil faster than the deltas, H100 ms: fp64 0.380 against 0.448, fp32 0.243 against
-// 0.309; perf_tests/NOTES.md "Row patterns' setup"), except under single precision values with
+// 0.309; DR-25), except under single precision values with
 // double precision sums on a device of high bandwidth a multiprocessor. Complex values follow the
 // real ones, unmeasured.
 void choose_column_forms(const PlanInputs& inputs, Choice& choice) {
@@ -128,7 +128,7 @@ Choice choose(const PlanInputs& inputs) {
     choice.vector_lanes = vector_lanes_for(matrix.mean_row_length());
     // A latency-bound call waits on each row's chain of loads, and more lanes a row start more
     // rows' chains at once: with batched lanes (8-16 times fewer threads) the small real matrices
-    // ran 1.2-1.9x slower (ca-GrQc 4.5 -> 8.6 us, lp_e226 4.5 -> 6.9; perf_tests/NOTES.md).
+    // ran 1.2-1.9x slower (ca-GrQc 4.5 -> 8.6 us, lp_e226 4.5 -> 6.9; DR-19).
     choice.single_vector_lanes = inputs.latency_bound()
                                      ? choice.vector_lanes
                                      : batched_vector_lanes_for(matrix.mean_row_length());
@@ -183,9 +183,9 @@ bool keeps_escaped(const PlanInputs& inputs, std::int64_t escaped_entries) {
 // one read, a whole group. In LayoutLeft each vector gathers from its own column of x, so a group
 // runs from L2 only while the part of its columns that rows in flight reach (the column reach,
 // both sides of the diagonal) fits in half of L2: 8 columns gathered at random from DRAM ran 2.7x
-// slower than 8 passes, each of whose column stayed in L2 (H100, perf_tests/NOTES.md "Several
-// vectors at once"). A plan with a handle on a matrix past the latency bound reads LayoutLeft x
-// through a row-major copy instead (reads_x_through_row_major_copy).
+// slower than 8 passes, each of whose column stayed in L2 (H100, DR-10). A plan with a handle on a
+// matrix past the latency bound reads LayoutLeft x through a row-major copy instead
+// (reads_x_through_row_major_copy).
 int vectors_per_pass(const PlanInputs& inputs, const Choice& choice, const XShape& x) {
   if (choice.algorithm == Algorithm::MergePath) return 1;
   if (!choice.regular_rows &&
@@ -201,10 +201,9 @@ int vectors_per_pass(const PlanInputs& inputs, const Choice& choice, const XShap
 }
 
 // x's rows are not contiguous, a pass takes several vectors, and the matrix is large enough that
-// the copy's launch is lost in the call. Measured on an H100 (fp64, k = 8, perf_tests/NOTES.md
-// "LayoutLeft through a row-major copy of x"): LayoutLeft gathers ran 1.9-6.4x slower than the
-// same matrix in LayoutRight, and the copy costs one read and one write of x. Not for a cached
-// plan, whose later calls may not allocate.
+// the copy's launch is lost in the call. Measured on an H100 (fp64, k = 8, DR-15): LayoutLeft
+// gathers ran 1.9-6.4x slower than the same matrix in LayoutRight, and the copy costs one read and
+// one write of x. Not for a cached plan, whose later calls may not allocate.
 bool reads_x_through_row_major_copy(const PlanInputs& inputs, const Choice& choice,
                                     const XShape& x) {
   return x.vectors > 1 && x.col_stride != 1 && choice.algorithm != Algorithm::MergePath &&

@@ -75,7 +75,7 @@ class KernelLaunch {
         break;
       case Algorithm::Adaptive:
         // Gathered values need an index register more: under the 32-register cap they spilled
-        // 140 bytes (fp64), and transposed calls ran 1.2-1.3x slower (perf_tests/NOTES.md).
+        // 140 bytes (fp64), and transposed calls ran 1.2-1.3x slower (DR-05).
         if constexpr (Args::gathered_values) {
           adaptive<IrregularRowsAdaptiveShape<T>>(args, stream);
         } else if (choice_.regular_rows) {

@@ -117,7 +117,7 @@ int significant_bits(std::int64_t value) {
 
 // Whether A^T mirrors A: one search per entry, no sort (on the 27-point stencil's 110M entries
 // the radix sort below, its temporaries and the transposed plan's analysis cost 8 transposed
-// calls' time; perf_tests/NOTES.md). Rows are checked to be strictly increasing along the way,
+// calls' time; DR-09). Rows are checked to be strictly increasing along the way,
 // which the search needs; a non-square matrix never mirrors.
 template <class Ordinal, class Offset>
 bool mirror_entries(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
@@ -143,7 +143,7 @@ bool mirror_entries(const Offset* row_map, const Ordinal* entries, std::int64_t 
 // Where A^T does not mirror A: a stable radix sort of A's entry positions by column (A's entries
 // are in row order, so each column's rows stay increasing and the structure is the same on every
 // run), then one pass for the column starts and one gather for the rows. Measured on an H100
-// (perf_tests/NOTES.md): the sort is most of the time (3.0 ms for the 110M entries of the 27-point
+// (DR-06): the sort is most of the time (3.0 ms for the 110M entries of the 27-point
 // stencil, 0.95 ms for 32M random columns); a counting sort was slower (integer atomics scattered
 // over the slots: 4.7-5.0 ms to place the entries), as was a binary search per entry for its row.
 template <class Ordinal, class Offset>

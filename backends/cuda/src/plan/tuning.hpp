@@ -56,7 +56,7 @@ struct LaunchPolicy {
 };
 
 // Hopper (sm_90), measured on an H100 80GB HBM3 (fp64 unless said; the figures and their runs are
-// in perf_tests/NOTES.md, the section named beside each).
+// in the decision record named beside each, docs/decisions/).
 constexpr LaunchPolicy sm90_policy() {
   LaunchPolicy p{};
   p.scalar_block_threads = 256;
@@ -72,35 +72,35 @@ constexpr LaunchPolicy sm90_policy() {
   // Adaptive; watt_2 (16 steps) 4.6 and 3.8 us; ca-GrQc (11 steps) 4.4 us with Vector, 5.4 us with
   // Adaptive.
   p.vector_longest_row_steps = 12;
-  // "Batched Vector" (6fa4058): the stencil (27 per row) 0.467 ms with Vector, 0.538 with
+  // DR-19 (6fa4058): the stencil (27 per row) 0.467 ms with Vector, 0.538 with
   // Adaptive (fp32 0.370 / 0.423); uniform_2000000_k16 (16 per row) 0.338 / 0.299 (fp32 0.285 /
   // 0.286); uniform_100000_k100 (100 per row) 0.092 / 0.100.
   p.vector_mean_row_length = 24.0;
   // lp_e226 (223 rows, 3 blocks of a window each) took 7.2 us without a plan against 4.3 us with
   // one (Vector).
   p.row_blocks_min_blocks_per_sm = 2;
-  // "The H200, and gathers after the values": between the two devices that share sm_90. On an
+  // DR-20: between the two devices that share sm_90. On an
   // H100 80GB HBM3 (3.35 TB/s peak, 25.4 GB/s an SM) the stencil took 0.447 ms with 16-bit columns
   // and 0.468 on A's own; on an H200 (4.92 TB/s, 37.3 GB/s an SM) 0.378 and 0.356.
   p.double_value_deltas_max_bandwidth_per_sm = 31e9;
-  // "Row patterns' setup" (e90cfb8): under fp32 values with fp64 sums the stencil took 0.307 ms
+  // DR-25 (e90cfb8): under fp32 values with fp64 sums the stencil took 0.307 ms
   // with the patterns and 0.329 with the deltas on the H100, 0.300 and 0.282 on the H200.
   p.widened_value_patterns_max_bandwidth_per_sm = 31e9;
-  // "Row patterns": one entry in 8 escaped keeps the columns' bytes under two thirds of A's own
+  // DR-24: one entry in 8 escaped keeps the columns' bytes under two thirds of A's own
   // 32-bit columns for either form; not tuned further.
   p.entries_per_escaped_entry = 8;
-  // "Rank-2 calls on small irregular matrices" (k = 8, one vector a lane): a warp per row won
+  // DR-14 (k = 8, one vector a lane): a warp per row won
   // while its threads stayed within 768 a SM, up to 5,300 rows (ca-GrQc 16.5 -> 7.9 us, add32 9.8
   // -> 5.0, bcspwr10 6.5 -> 5.0), and lost from 7,920 (commanche_dual 4.9 -> 5.8, Pd 4.5 -> 5.8,
-  // bfly 7.5 -> 21.8, delaunay_n16 11.5 -> 28.3). "Slots for the resident threads": bayer10
+  // bfly 7.5 -> 21.8, delaunay_n16 11.5 -> 28.3). DR-13: bayer10
   // LayoutRight took 2 slots instead of 1 and 5.5-5.7 us instead of 7.6.
   p.resident_group_threads_per_sm = 768;
-  // "Instruction diet" (k = 8): the stencil LayoutRight 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1
+  // DR-12 (k = 8): the stencil LayoutRight 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1
   // slots, LayoutLeft 3.07 / 2.97 / 2.67; 16 random columns a row, LayoutRight, 1.04 ms with 2
   // slots and 1.11 with 1.
   p.group_slot_entries_contiguous_x = 8;
   p.group_slot_entries_strided_x = 16;
-  // "Long rows" (fp32, k = 8, LayoutRight): with rows of up to 512 entries left to the group
+  // DR-11 (fp32, k = 8, LayoutRight): with rows of up to 512 entries left to the group
   // kernel the power-law matrix ran 0.95 ms (0.72x cuSPARSE): a group of 8 lanes walks such a row
   // one entry per step, where most rows take a few. Chunks of a warp's 16 batches; on a small
   // matrix 40 rows of 400 made 40 chunks of 512 and the GPU waited 29 us on 40 warps, hence
@@ -122,7 +122,7 @@ constexpr LaunchPolicy launch_policy_for(int compute_major) {
 
 // Adaptive: 256 threads, 16 KiB of staged products (2048 in fp64), windows of half as many path
 // steps, so that one batch of loads per thread (4 in fp64) covers most blocks' entries. Measured on
-// an H100 ("Adaptive"): 16 KiB per block in fp32 too (windows of 2048) was slower everywhere, 1.35x
+// an H100 (DR-08): 16 KiB per block in fp32 too (windows of 2048) was slower everywhere, 1.35x
 // on the short-row matrix; windows of 512 made the stencil 1.36x slower (fp64). Complex double
 // keeps 16 KiB (1024 products, windows of 512): with 2048 its 37 KiB per block allowed 6 blocks per
 // SM, left L1 a sixth of the SM's 256 KiB for x, and under the 8-block register cap spilled 312
@@ -158,9 +158,9 @@ struct MergePathShape {
 };
 
 // The group kernel of rank-2 calls (vector_group_kernel.cuh): 256 threads a block, and rows taken
-// kGroupRows at a time by a group. Measured on an H100 (fp64, k = 8, one vector a lane, "Several
-// vectors at once"): 1, 2 and 4 rows per group ran the 27-point stencil in LayoutRight in 3.25,
-// 2.48 and 2.52 ms, uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
+// kGroupRows at a time by a group. Measured on an H100 (fp64, k = 8, one vector a lane, DR-10): 1,
+// 2 and 4 rows per group ran the 27-point stencil in LayoutRight in 3.25, 2.48 and 2.52 ms,
+// uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
 inline constexpr int kVectorGroupBlockThreads = 256;
 inline constexpr int kGroupRows = 2;
 
@@ -168,10 +168,10 @@ inline constexpr int kGroupRows = 2;
 // the deltas' kernel holds. Left to itself ptxas gave it 34 registers with float sums (75%
 // occupancy, against the deltas kernel's 32 and 100%), 42 with fp32 values and double sums and 56
 // with double values (50%); on the stencil it ran 0.331 ms in fp32 against the deltas' 0.310 (H100,
-// perf_tests/NOTES.md "Row patterns"). Bounded to the deltas kernel's occupancy: 8 blocks of 256
+// DR-24). Bounded to the deltas kernel's occupancy: 8 blocks of 256
 // with float sums (32 registers, no spill), 6 with double sums (40; 88 bytes spilled with double
 // values, none with float ones; 8 blocks under fp32 values with double sums spilled more and ran
-// 1.6x slower, NOTES.md "Row patterns' setup").
+// 1.6x slower, DR-25).
 struct BoundedVectorShape {
   static constexpr int kBlockThreads = 256;
   template <class T>
@@ -182,7 +182,7 @@ struct BoundedVectorShape {
 
 // The group kernel's batches: each lane holds at least 8 steps' worth of entries
 // (kGroupStepsPerBatch), and 8 steps' x loads are in flight together (4 for complex double, whose
-// registers are twice as many). Measured on an H100 ("Several vectors a lane"): with one entry a
+// registers are twice as many). Measured on an H100 (DR-21): with one entry a
 // lane, the stencil at k = 4 in fp32 (2 slots of 1 lane, 4 batches a row) ran 0.997 ms against
 // 0.726 at k = 8 (2 batches a row); 8 loads of packs in flight against 4 ran the stencil in fp64 in
 // 1.080 ms against 1.088 and the power-law matrix in 0.725 against 0.740 (k = 8, LayoutRight).
@@ -195,9 +195,9 @@ inline constexpr int kGroupLoadsInFlight = sizeof(T) >= 16 ? 4 : 8;
 // no registers).
 inline constexpr int kMaxVectorsPerLaunch = 32;
 
-// Vector: each lane loads this many entries of its stride before it waits for any ("Batched
-// Vector": 8 lanes of 4 entries ran the stencil in 0.467 ms fp64, 0.369 fp32, against 1.10 ms for
-// CUSP's 32 lanes of one entry; 16 lanes of 2 ran 11-62% slower than 8 of 4).
+// Vector: each lane loads this many entries of its stride before it waits for any (DR-19: 8 lanes
+// of 4 entries ran the stencil in 0.467 ms fp64, 0.369 fp32, against 1.10 ms for CUSP's 32 lanes of
+// one entry; 16 lanes of 2 ran 11-62% slower than 8 of 4).
 inline constexpr int kVectorBatch = 4;
 
 }  // namespace kspmv::cuda::detail

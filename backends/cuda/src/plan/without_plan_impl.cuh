@@ -60,7 +60,7 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, O
   // time (without the analysis, rows may be long: see vectors_per_pass in choice.cpp). The
   // 40-register build: under the 32 of the other, RowBlocks' piecewise path spilled (56 bytes in
   // fp64), and moving it out of line put the arguments in local memory for every block
-  // (perf_tests/NOTES.md).
+  // (DR-04).
   using Shape = detail::IrregularRowsAdaptiveShape<detail::device_t<Scalar>>;
   const auto& device = detail::current_device_facts();
   const std::int64_t rows_per_block = detail::row_blocks_rows_per_block<Shape>(
