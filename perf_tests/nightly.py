@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One nightly performance run: the whole suite once (run.json, run.csv), then the regression gate
 of this build against a baseline build (gate.py, which appends the verdict to the history), then
-the charts.
+the charts, then the summary table (also summary.txt and in index.html).
 
     python3 perf_tests/nightly.py --build-dir build --suite quick --no-gate
     python3 perf_tests/nightly.py --build-dir build --baseline-build-dir build-main \\
@@ -9,21 +9,27 @@ the charts.
 
 The driver is B/perf_tests/driver/kspmv_perf, or B/perf_tests/cuda/kspmv_cuda_bench in a build
 without Kokkos. Arguments after "--" go to both builds' drivers unchanged (the gate's own
---benchmark_* flags come after them and win).
+--benchmark_* flags come after them and win). The driver's console output goes to
+<output-dir>/driver.log; the terminal shows the matrices as they are made and a progress line
+every 10 s.
 
 Exit status: the gate's (0 pass, 1 fail, 2 a driver failed), or the driver's when the full run
-fails.
+fails (3: kspmv computed a wrong result); 4: --require-plots and no charts were drawn (no
+interpreter with matplotlib: this one or /usr/bin/python3, which draws them when this one cannot).
 """
 
 import argparse
+import importlib.util
 import os
+import platform
 import shlex
 import subprocess
 import sys
 
+import driver_log
 import gate
 import perf_json
-import plots
+import summary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DRIVERS = (os.path.join("perf_tests", "driver", "kspmv_perf"),
@@ -34,6 +40,11 @@ FULL_RUN_DEFAULTS = {
     "--benchmark_repetitions=3": ("--benchmark_repetitions", "--repetitions"),
     "--benchmark_enable_random_interleaving=true": ("--benchmark_enable_random_interleaving",),
 }
+WRONG_RESULT = 3  # the drivers' status when a kspmv record computed a wrong result
+NO_CHARTS = 4
+# Debian installs python3-matplotlib for its own python3; the first python3 on the PATH may be
+# another one (pyenv, a venv) without it. The charts are then drawn with Debian's.
+OTHER_PYTHONS = ("/usr/bin/python3",)
 
 
 def git_commit():
@@ -88,7 +99,10 @@ def parse_arguments(argv):
     parser.add_argument("--output-dir", help="default perf_results/<suite>")
     parser.add_argument("--history", help="default <output-dir>/history.jsonl")
     parser.add_argument("--rounds", type=int, default=8, help="the gate's rounds (8)")
-    parser.add_argument("--no-plots", action="store_true")
+    charts = parser.add_mutually_exclusive_group()
+    charts.add_argument("--no-plots", action="store_true")
+    charts.add_argument("--require-plots", action="store_true",
+                        help=f"exit {NO_CHARTS} when no charts were drawn (no matplotlib)")
     args = parser.parse_args(argv)
     args.passthrough = passthrough
     args.output_dir = args.output_dir or os.path.join("perf_results", args.suite)
@@ -103,43 +117,123 @@ def parse_arguments(argv):
     return args
 
 
+def has_matplotlib(python):
+    return subprocess.run([python, "-c", "import matplotlib"], capture_output=True,
+                          check=False).returncode == 0
+
+
+def plots_python():
+    """This interpreter when it has matplotlib, else the first of OTHER_PYTHONS that has it;
+    None when none has."""
+    if importlib.util.find_spec("matplotlib"):
+        return sys.executable
+    return next((python for python in OTHER_PYTHONS
+                 if os.path.exists(python)
+                 and os.path.realpath(python) != os.path.realpath(sys.executable)
+                 and has_matplotlib(python)), None)
+
+
+def missing_matplotlib():
+    """What to say when no interpreter can draw the charts: which lack matplotlib, and how to
+    give it to one."""
+    others = [p for p in OTHER_PYTHONS if os.path.exists(p)
+              and os.path.realpath(p) != os.path.realpath(sys.executable)]
+    return (f"nightly: WARNING: no charts: matplotlib is missing for {sys.executable} "
+            f"(Python {platform.python_version()})"
+            + "".join(f" and for {p}" for p in others) + ".\n"
+            "  To draw them: apt-get install python3-matplotlib (for /usr/bin/python3, which "
+            "nightly.py then uses for the charts)\n"
+            f"  or {sys.executable} -m pip install matplotlib. --no-plots leaves them out without "
+            f"this warning.")
+
+
+def draw_charts(args):
+    """plots.py on the run; the warning to end the run with when it cannot draw, else None."""
+    python = plots_python()
+    if python is None:
+        return missing_matplotlib()
+    if python != sys.executable:
+        print(f"nightly: {sys.executable} lacks matplotlib: the charts are drawn with {python}",
+              flush=True)
+    status = subprocess.run([python, os.path.join(HERE, "plots.py"), "--run",
+                             os.path.join(args.output_dir, "run.json"),
+                             "--history", args.history, "--output-dir", args.output_dir],
+                            check=False).returncode
+    return None if status == 0 else f"nightly: WARNING: no charts: plots.py exited with {status}"
+
+
+def report_failure(status, log):
+    print(f"nightly: the driver failed with status {status}; the end of {log}:", file=sys.stderr)
+    for line in driver_log.tail(log):
+        print(f"  {line.rstrip()}", file=sys.stderr)
+
+
+def measure(args, command):
+    """(the driver's status, its run; None when there is none to show, after saying why)."""
+    run_json = os.path.join(args.output_dir, "run.json")
+    if os.path.exists(run_json):
+        os.remove(run_json)  # the last night's: a driver that writes nothing must not pass
+    os.makedirs(args.output_dir, exist_ok=True)
+    log = os.path.join(args.output_dir, "driver.log")
+    print(f"nightly: {shlex.join(command)}\nnightly: its output goes to {log}", flush=True)
+    status = driver_log.run(command, log, sys.stdout)
+    if status not in (0, WRONG_RESULT):
+        report_failure(status, log)
+        return status, None
+    try:
+        return status, perf_json.load_run(run_json)
+    except (OSError, perf_json.SchemaError) as e:
+        print(f"nightly: {e}", file=sys.stderr)
+        report_failure(status, log)
+        return status or 2, None
+
+
+def write_results(args, run):
+    """run.csv and summary.txt; the summary's text."""
+    perf_json.write_csv(run, os.path.join(args.output_dir, "run.csv"))
+    table = summary.render_text(summary.summarize(run))
+    with open(os.path.join(args.output_dir, "summary.txt"), "w", encoding="utf-8") as f:
+        f.write(table)
+    return table
+
+
+def gate_or_record(args, run, suite, commit):
+    """The gate's status with a baseline build; 0 after recording the run in the history
+    without one."""
+    if not args.baseline_driver:
+        print("nightly: no baseline build given: recorded, not gated", flush=True)
+        gate.append_history(args.history, gate.history_entry(run, "not gated"))
+        return 0
+    return gate.main([
+        "--candidate", shlex.join([args.driver, *suite, *args.passthrough,
+                                   "--git-commit", commit]),
+        "--baseline", shlex.join([args.baseline_driver, *suite, *args.passthrough]),
+        "--rounds", str(args.rounds), "--output-dir", os.path.join(args.output_dir, "gate"),
+        "--history", args.history])
+
+
 def main(argv=None):
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
     commit = git_commit()
     suite = ["--suite", args.suite] + (["--matrices", args.matrices] if args.matrices else [])
-
-    run_json = os.path.join(args.output_dir, "run.json")
-    if os.path.exists(run_json):
-        os.remove(run_json)  # the last night's: a driver that writes nothing must not pass
-    command = [args.driver, *suite, *with_defaults(args.passthrough), "--output-dir",
-               args.output_dir, "--git-commit", commit]
-    print(f"nightly: {shlex.join(command)}", flush=True)
-    status = subprocess.run(command, check=False).returncode
-    if status != 0:
-        print(f"nightly: the driver failed with status {status}")
+    status, run = measure(args, [args.driver, *suite, *with_defaults(args.passthrough),
+                                 "--output-dir", args.output_dir, "--git-commit", commit])
+    if run is None:
         return status
-    try:
-        run = perf_json.load_run(run_json)
-    except (OSError, perf_json.SchemaError) as e:
-        print(f"nightly: {e}", file=sys.stderr)
-        return 2
-    perf_json.write_csv(run, os.path.join(args.output_dir, "run.csv"))
-
-    if args.baseline_driver:
-        status = gate.main([
-            "--candidate", shlex.join([args.driver, *suite, *args.passthrough,
-                                       "--git-commit", commit]),
-            "--baseline", shlex.join([args.baseline_driver, *suite, *args.passthrough]),
-            "--rounds", str(args.rounds), "--output-dir", os.path.join(args.output_dir, "gate"),
-            "--history", args.history])
-    else:
-        print("nightly: no baseline build given: recorded, not gated")
-        gate.append_history(args.history, gate.history_entry(run, "not gated"))
-
-    if not args.no_plots:
-        if plots.main(["--run", run_json, "--history", args.history,
-                       "--output-dir", args.output_dir]) == plots.MISSING_MATPLOTLIB:
-            print("nightly: no charts without matplotlib")
+    table = write_results(args, run)
+    if status == WRONG_RESULT:
+        print(f"\n{table}nightly: kspmv computed a wrong result (WRONG RESULT above): not "
+              f"recorded, gated or charted")
+        return status
+    status = gate_or_record(args, run, suite, commit)
+    warning = None if args.no_plots else draw_charts(args)
+    print(f"\n{table}\nnightly: run.json, run.csv, summary.txt, driver.log"
+          f"{'' if args.no_plots or warning else ', index.html and the charts'} in "
+          f"{args.output_dir}", flush=True)
+    if warning:
+        print(f"\n{warning}", file=sys.stderr)  # last, where it is seen
+        if args.require_plots and status == 0:
+            return NO_CHARTS
     return status
 
 

@@ -379,6 +379,8 @@ def parse(document):
             "last_level_cache_bytes": last_level_cache_bytes,
         },
         "compiler": context["compiler"],
+        # Google Benchmark's own key: "debug" for Debian's libbenchmark.
+        "library_build_type": document["context"].get("library_build_type"),
         "kokkos_version": context["kokkos_version"],
         "git_commit": context["git_commit"],
         "command_line": context["command_line"],

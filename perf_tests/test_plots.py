@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The charts and the HTML page from a fake driver's run (one record wrong) and a four-run history
-(three recorded runs of every record, one gated run of kspmv's records only); exits 77, ctest's
-"skipped", without matplotlib. Run: python3 perf_tests/test_plots.py"""
+(three recorded runs of every record, one gated run of kspmv's records only); the speedup chart
+of a run where kspmv's Auto ran its own kernels (bars) and of one where it ran Kokkos Kernels'
+(words); exits 77, ctest's "skipped", without matplotlib. Run: python3 perf_tests/test_plots.py"""
 
 import contextlib
 import io
@@ -45,23 +46,63 @@ class PlotsTest(unittest.TestCase):
             with contextlib.redirect_stdout(io.StringIO()):
                 status = plots.main(["--run", path, "--history", history, "--output-dir", out])
             self.assertEqual(status, 0)
-            charts = ["roofline.png", "roofline.svg", "trend.png", "trend.svg"]
+            charts = [f"{name}.{extension}" for name in ("speedup", "roofline", "trend")
+                      for extension in ("png", "svg")]
             for name in charts:
                 self.assertGreater(os.path.getsize(os.path.join(out, name)), 1000, name)
             with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
                 page = f.read()
             for name in charts:
                 self.assertIn(f'href="{name}"', page)
-            for text in ("kspmv/Auto", "KokkosKernels/native", f"Wrong result</b>: {WRONG}",
-                         "young1c", "by the bytes read (geomean)"):
+            for text in ("kspmv/Auto", "KokkosKernels/native", f"WRONG RESULT {WRONG}: ",
+                         "skipped young1c", "by the bytes read (geomean)", "same kernel"):
                 self.assertIn(text, page)
+            # The roofline's numbered matrices are named under it.
+            self.assertIn("1  stencil27_20", read(out, "roofline.svg"))
             # kspmv/Auto fp64 reads fewer bytes on one matrix in the same time: a lower fraction.
             auto = next(row for row in plots.summary_rows(perf_json.parse(document))
                         if row[:2] == ("kspmv/Auto", "fp64"))
             self.assertLess(auto[4], auto[3])
-            print("plots: roofline and trend charts (PNG, SVG) and index.html, the wrong record "
-                  "and the skipped matrix listed, not drawn; an arrow for the record that reads "
-                  "fewer bytes")
+            print("plots: speedup, roofline and trend charts (PNG, SVG) and index.html with the "
+                  "summary table, the wrong record and the skipped matrix listed, not drawn; an "
+                  "arrow for the record that reads fewer bytes")
+
+    def test_speedup_chart(self):
+        with tempfile.TemporaryDirectory() as out:
+            # On CUDA, Auto's own kernels against Kokkos Kernels: a bar per matrix.
+            document = fake_document()
+            document["context"]["execution_space"] = "Cuda"
+            svg = self.charts(out, document)
+            for matrix in ("stencil27_20", "uniform_200_k100", "powerlaw_2000_a1.5"):
+                self.assertIn(matrix, svg)
+            self.assertIn("speedup of kspmv Auto (x)", svg)
+            self.assertIn("over KokkosKernels/native", svg)
+            self.assertNotIn("same kernel", svg)
+            self.assertFalse(os.path.exists(os.path.join(out, "trend.png")))  # one run, no trend
+            # Off CUDA, Auto is Kokkos Kernels: words, no speedup.
+            svg = self.charts(out, fake_document())
+            self.assertIn("KokkosKernels/native: same kernel", svg)
+            self.assertNotIn("over KokkosKernels/native", svg)
+        print("plots: the speedup chart names every matrix, draws bars on CUDA and says 'same "
+              "kernel' where Auto ran Kokkos Kernels; no trend chart of one run")
+
+    def charts(self, out, document):
+        """speedup.svg of the run `document`."""
+        path = os.path.join(out, "run.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(document, f)
+        history = os.path.join(out, "history.jsonl")
+        gate.append_history(history, gate.history_entry(perf_json.parse(document), "not gated"))
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(plots.main(["--run", path, "--history", history, "--output-dir",
+                                         out]), 0)
+        os.remove(history)
+        return read(out, "speedup.svg")
+
+
+def read(directory, name):
+    with open(os.path.join(directory, name), encoding="utf-8") as f:
+        return f.read()
 
 
 if __name__ == "__main__":
