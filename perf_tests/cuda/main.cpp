@@ -48,7 +48,7 @@ const std::string kGraphAlgorithm = to_string(Algorithm::Auto) + "_graph";
 const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_constant_values";
 
 // Auto with the structure check off (y = A x, one vector, a handle): its setup_seconds beside
-// Auto's is what the check costs a plan (docs/design.md, "What is checked").
+// Auto's is what the check costs a plan (docs/design.md, section 2).
 const std::string kUncheckedAlgorithm = to_string(Algorithm::Auto) + "_unchecked";
 bool has_unchecked_record(const Operation& operation) {
   return operation.handle && operation.vectors == 1 && operation.mode == Mode::NoTranspose &&
