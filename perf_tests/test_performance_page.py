@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""performance_page.py on a small run: the speedup is the best baseline's time over kspmv's, matrix
+by matrix, summarised by geometric mean and range, generated and real matrices apart; wrong records
+(no time) are left out; the page names its sources."""
+
+import csv
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import performance_page  # noqa: E402
+
+FIELDS = ["matrix", "backend", "algorithm", "precision", "operation", "seconds_per_call"]
+
+
+def write_run(path, records):
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=FIELDS)
+        writer.writeheader()
+        for matrix, backend, algorithm, seconds in records:
+            writer.writerow({"matrix": matrix, "backend": backend, "algorithm": algorithm,
+                             "precision": "fp64", "operation": "N",
+                             "seconds_per_call": "" if seconds is None else seconds})
+
+
+class PerformancePageTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.addCleanup(self.dir.cleanup)
+        os.makedirs(os.path.join(self.dir.name, "docs"))
+        self.run_file = os.path.join(self.dir.name, "run.csv")
+        write_run(self.run_file, [
+            # generated: 2x and 0.5x over the faster baseline
+            ("stencil27_20", "kspmv", "Auto", 1.0), ("stencil27_20", "cuSPARSE", "ALG1", 2.0),
+            ("stencil27_20", "cuSPARSE", "ALG2", 3.0),
+            ("uniform_200_k100", "kspmv", "Auto", 4.0),
+            ("uniform_200_k100", "KokkosKernels", "native", 2.0),
+            # real: 3x, and a wrong kspmv record left out
+            ("bcsstk13", "kspmv", "Auto", 1.0), ("bcsstk13", "cuSPARSE", "ALG1", 3.0),
+            ("west0479", "kspmv", "Auto", None), ("west0479", "cuSPARSE", "ALG1", 1.0)])
+
+    def test_speedups_by_kind(self):
+        rows = performance_page.summarise({"path": self.run_file})
+        by_kind = {row[3]: row for row in rows}
+        generated = by_kind["generated"]
+        self.assertEqual(generated[4], 2)
+        self.assertAlmostEqual(generated[5], 1.0)  # geometric mean of 2 and 0.5
+        self.assertEqual((generated[6], generated[7]), (0.5, 2.0))
+        self.assertEqual(generated[8], ["KokkosKernels/native", "cuSPARSE/ALG1"])
+        self.assertEqual(by_kind["real"][4], 1)
+        self.assertAlmostEqual(by_kind["real"][5], 3.0)
+        print("performance_page: best baseline over kspmv per matrix, generated and real apart")
+
+    def test_page_names_its_sources(self):
+        sources = os.path.join(self.dir.name, "docs", "sources.json")
+        with open(sources, "w") as f:
+            json.dump({"runs": [{"device": "Test GPU", "date": "2026-01-01", "commit": "abc1234",
+                                 "driver": "fake", "file": "run.csv"}]}, f)
+        output = os.path.join(self.dir.name, "docs", "performance.md")
+        self.assertEqual(performance_page.main(["--sources", sources, "--output", output]), 0)
+        with open(output) as f:
+            page = f.read()
+        self.assertIn("## Test GPU: `run.csv`", page)
+        self.assertIn("| Auto | fp64 | y = A*x | 2 generated | 1.00x | 0.50 - 2.00 |", page)
+        print("performance_page: the page names device, run and rows")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
