@@ -1,6 +1,6 @@
 // kspmv_tpetra_overhead: what kspmv::tpetra::CrsOperator costs over Tpetra's own CrsMatrix::apply.
 // On Debian's Trilinos (Kokkos Serial) both local products are the same Kokkos Kernels call, so the
-// ratio is the wrapper's overhead (issue 13 asks at most 3%). The two are timed in ABBA order,
+// ratio is the wrapper's overhead (we allow at most 3%). The two are timed in ABBA order,
 // batch by batch, in one run, so that load and clock changes cancel in the ratio; a batch's time is
 // the slowest rank's. Rank 0 reports (Google Benchmark's console and JSON); run it under mpirun:
 //   mpirun -np 2 kspmv_tpetra_overhead [--grid N] [Google Benchmark flags]

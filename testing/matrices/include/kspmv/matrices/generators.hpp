@@ -1,5 +1,5 @@
 #pragma once
-// Deterministic generated matrices: the large families the performance targets name (issue 3),
+// Deterministic generated matrices: the large families the performance targets name,
 // scaled by a row-count factor so a CPU run stays short. The same spec gives bitwise the same
 // matrix on every machine and for any thread count: each row draws from its own counter-based
 // stream, and each value from the seed and its position.
