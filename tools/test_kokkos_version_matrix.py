@@ -54,5 +54,27 @@ class Table(unittest.TestCase):
         self.assertIn("| 4.5.01 | 4.5.01 | HIP | - | - | - | Kokkos configure failed |", lines)
 
 
+class Merge(unittest.TestCase):
+    def test_a_row_run_again_replaces_itself_only(self):
+        cuda13 = {"kokkos": "4.6.01", "kernels": "4.6.02", "backend": "CUDA", "cuda": "13.0",
+                  "kokkos_arch": "HOPPER90", "cuda_architectures": "90", "test_env": None, "result": "passed"}
+        cuda12 = dict(cuda13, cuda="12.9")
+        forced = dict(cuda12, test_env="KSPMV_CUDA_POLICY=sm_80")
+        rows = matrix.merged(matrix.merged([cuda13], cuda12), forced)
+        self.assertEqual(len(rows), 3)
+        again = dict(cuda12, result="FAILED")
+        rows = matrix.merged(rows, again)
+        self.assertEqual(len(rows), 3)
+        self.assertEqual([r["result"] for r in rows if r["cuda"] == "12.9" and not r["test_env"]], ["FAILED"])
+
+
+class SystemRows(unittest.TestCase):
+    def test_versions_from_kspmv_configure(self):
+        log = "-- kspmv: Kokkos 3.4.01 (CUDA: OFF) from /usr/lib/x86_64-linux-gnu/cmake/Kokkos\n"
+        self.assertEqual(matrix.configured_versions(log), ("3.4.01", pathlib.Path("/usr")))
+        log = "-- kspmv: Kokkos 4.6.1 (CUDA: ON) from /opt/kokkos/lib64/cmake/Kokkos\n"
+        self.assertEqual(matrix.configured_versions(log), ("4.6.1", pathlib.Path("/opt/kokkos")))
+
+
 if __name__ == "__main__":
     unittest.main()
