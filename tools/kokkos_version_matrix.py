@@ -407,6 +407,7 @@ def main():
     parser.add_argument("--record", type=pathlib.Path,
                         help="merge the rows, with machine, date and kspmv commit, into this JSON file")
     parser.add_argument("--machine", help="what the tests ran on, for --record (default: detected)")
+    parser.add_argument("--note", help="for --record: what a reader of the row must know (e.g. local patches)")
     parser.add_argument("--kspmv-commit", default=kspmv_commit(), help="for --record (default: git's HEAD)")
     args = parser.parse_args()
     if args.sources is not None:
@@ -440,6 +441,8 @@ def main():
             entry = dict(result, machine=args.machine or machine(row.backend), kspmv=args.kspmv_commit,
                          date=datetime.date.today().isoformat())
             entry.pop("log", None)
+            if args.note:
+                entry["note"] = args.note
             args.record.write_text(json.dumps(merged(recorded, entry), indent=1) + "\n")
     print(table(results))
     return 0 if all(r["result"] in ("passed", "compiled, not run") for r in results) else 1
