@@ -20,8 +20,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import fake_driver  # noqa: E402
 import gate  # noqa: E402
-import nightly  # noqa: E402
 import perf_json  # noqa: E402
+from nightly_test_case import NightlyTestCase  # noqa: E402
 
 MATRICES = [f"matrix{i}" for i in range(6)]
 IMPLEMENTATIONS = ["kspmv/Auto", "kspmv/Vector", "KokkosKernels/native"]
@@ -298,19 +298,10 @@ class GateMainTest(unittest.TestCase):
         print("gate.main: --filter picks the records, baselines included when asked for")
 
 
-class NightlyTest(unittest.TestCase):
+class NightlyTest(NightlyTestCase):
     """nightly.py with fake_driver.py as the build (charts left out: test_plots.py has them)."""
 
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-        self.output = os.path.join(self.dir.name, "quick")
-
-    def nightly(self, *arguments):
-        output = io.StringIO()
-        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
-            status = nightly.main(["--output-dir", self.output, "--no-plots", *arguments])
-        return status, output.getvalue()
+    common_arguments = ("--no-plots",)
 
     def history(self):
         with open(os.path.join(self.output, "history.jsonl"), encoding="utf-8") as f:

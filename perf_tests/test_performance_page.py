@@ -60,12 +60,31 @@ class PerformancePageTest(unittest.TestCase):
             json.dump({"runs": [{"device": "Test GPU", "date": "2026-01-01", "commit": "abc1234",
                                  "driver": "fake", "file": "run.csv"}]}, f)
         output = os.path.join(self.dir.name, "docs", "performance.md")
-        self.assertEqual(performance_page.main(["--sources", sources, "--output", output]), 0)
+        readme = os.path.join(self.dir.name, "README.md")
+        with open(readme, "w") as f:
+            f.write("\n".join(performance_page.README_TABLE) + "\n")
+        arguments = ["--sources", sources, "--output", output, "--readme", readme]
+        self.assertEqual(performance_page.main(arguments), 0)
+        self.assertEqual(performance_page.main(arguments + ["--check"]), 0)
+        with open(readme) as f:
+            self.assertIn("| y = A*x | Test GPU, raw API | 1.00x / - | 3.00x / - |", f.read())
         with open(output) as f:
             page = f.read()
         self.assertIn("## Test GPU: `run.csv`", page)
         self.assertIn("| Auto | fp64 | y = A*x | 2 generated | 1.00x | 0.50 - 2.00 |", page)
         print("performance_page: the page names device, run and rows")
+
+    def test_readme_table_between_its_markers(self):
+        run = {"device": "NVIDIA H100 80GB HBM3", "date": "2026-01-01", "driver": "kspmv_cuda_bench",
+               "path": self.run_file}
+        table = performance_page.readme_table([run], [performance_page.summarise(run)])
+        self.assertIn("| y = A*x | H100, raw API | 1.00x / - | 3.00x / - |", table)
+        begin, end = performance_page.README_TABLE
+        readme = f"intro\n{begin}\nold table\n{end}\nrest\n"
+        self.assertEqual(performance_page.with_readme_table(readme, table), f"intro\n{begin}\n{table}\n{end}\nrest\n")
+        with self.assertRaises(SystemExit):
+            performance_page.with_readme_table("no markers", table)
+        print("performance_page: the README's table, per call and device, replaces what its markers hold")
 
 
 if __name__ == "__main__":

@@ -6,11 +6,9 @@ driver's output in driver.log, a progress line, the table on the terminal and in
 wrong baseline loud with exit status 0, the warning and --require-plots' status without
 matplotlib. Run: python3 perf_tests/test_summary.py"""
 
-import contextlib
 import io
 import os
 import sys
-import tempfile
 import unittest
 from unittest import mock
 
@@ -19,6 +17,7 @@ import driver_log  # noqa: E402
 import nightly  # noqa: E402
 import perf_json  # noqa: E402
 import summary  # noqa: E402
+from nightly_test_case import NightlyTestCase  # noqa: E402
 from test_gate import fake_document  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -142,20 +141,10 @@ class SummaryTest(unittest.TestCase):
         print("summary: Google Benchmark's debug build named in the header when it is one")
 
 
-class NightlyOutputTest(unittest.TestCase):
+class NightlyOutputTest(NightlyTestCase):
     """nightly.py's terminal and files with fake_driver.py as the driver."""
 
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.addCleanup(self.dir.cleanup)
-        self.output = os.path.join(self.dir.name, "quick")
-
-    def nightly(self, *arguments):
-        output = io.StringIO()
-        with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
-            status = nightly.main(["--driver", os.path.join(HERE, "fake_driver.py"),
-                                   "--output-dir", self.output, "--no-gate", *arguments])
-        return status, output.getvalue()
+    common_arguments = ("--driver", os.path.join(HERE, "fake_driver.py"), "--no-gate")
 
     def read(self, name):
         with open(os.path.join(self.output, name), encoding="utf-8") as f:
