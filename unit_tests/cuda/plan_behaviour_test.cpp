@@ -5,6 +5,8 @@
 
 #include <complex>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <random>
@@ -277,6 +279,28 @@ TEST_F(CudaPlanOnSkewedRows, DescribesItselfAndCountsItsMemory) {
   EXPECT_GE(plan.workspace_bytes(),
             bytes + static_cast<std::size_t>(host.num_cols + 1 + 2 * host.num_entries()) *
                         sizeof(std::int32_t));
+}
+
+// describe() names the launch policy in use: the device's own, or the one KSPMV_CUDA_POLICY
+// selects (how the sm_80 policy's paths are run on a Hopper GPU).
+TEST_F(CudaPlanOnSkewedRows, NamesTheLaunchPolicyInUse) {
+  int device = 0;
+  int major = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+  const char* forced = std::getenv("KSPMV_CUDA_POLICY");
+  const bool ampere = forced != nullptr && *forced != '\0'
+                          ? std::string(forced).find("80") != std::string::npos
+                          : major == 8;
+  Stream stream;
+  Plan<double, std::int32_t, std::int32_t> plan(A().matrix(), Algorithm::Auto, stream.get());
+  const std::string text = plan.describe();
+  const std::size_t at = text.find("; launch policy ");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_EQ(text.compare(at, 22, ampere ? "; launch policy sm_80 " : "; launch policy sm_90 "), 0)
+      << text;
+  std::printf("launch policy in use on compute capability %d.x: %s\n", major,
+              text.substr(at + 16).c_str());
 }
 
 TEST_F(CudaWithoutPlan, CachedPlanStaysRightForAnotherStructureInTheSameArrays) {

@@ -1,6 +1,7 @@
 #pragma once
-// Plain inputs of Auto's choice: the two devices whose measurements set the sm_90 policy, and
-// matrices described by the figures the analysis would measure.
+// Plain inputs of Auto's choice: the two devices whose measurements set the sm_90 policy, the
+// A100 the sm_80 policy is derived for, and matrices described by the figures the analysis would
+// measure.
 
 #include <cstdint>
 
@@ -16,6 +17,11 @@ inline DeviceFacts h100() {
 }
 inline DeviceFacts h200() {
   return {sm90_policy(), 132, 60 * 1024 * 1024, 4.92e12};
+}
+
+// 108 SMs, 40 MB of L2, 2.04 TB/s (A100 80GB SXM; published figures).
+inline DeviceFacts a100() {
+  return {sm80_policy(), 108, 40 * 1024 * 1024, 2.039e12};
 }
 
 inline constexpr std::int64_t kLatencyBound = std::int64_t{1} << 20;

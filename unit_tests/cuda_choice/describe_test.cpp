@@ -18,7 +18,8 @@ TEST(CudaChoiceDescribe, NamesEveryDecision) {
             "Vector (chosen by Auto) for 4000000 x 4000000 with 108000000 entries: 27.0 per row, "
             "longest 27 (regular rows), 9 in 10 sampled entries within 8192 columns of the "
             "diagonal; several vectors: LayoutRight 32 per pass over A, LayoutLeft through a "
-            "row-major copy of x; columns: row patterns, ...");
+            "row-major copy of x; columns: row patterns, ...; launch policy sm_90 (measured on an "
+            "H100 and an H200)");
   const PlanInputs irregular =
       inputs(power_law(), h100(), asking(Algorithm::Adaptive), fp32_values_fp64_sums());
   const Choice choice = choose(irregular);
@@ -29,11 +30,16 @@ TEST(CudaChoiceDescribe, NamesEveryDecision) {
             "32 per pass over A, LayoutLeft through a row-major copy of x, the 5000 rows longer "
             "than 64 shared out in 9000 "
             "chunks of up to 512; columns: A's own (Adaptive reads columns before it knows their "
-            "rows)");
+            "rows); launch policy sm_90 (measured on an H100 and an H200)");
   MatrixFacts empty = square(0, 0, 0);
   empty.column_reach = MatrixFacts{}.column_reach;  // unknown: no rows sampled
   const std::string text = describe_rows_plan(inputs(empty), choose(inputs(empty)), 0, "none");
   EXPECT_EQ(text.find("sampled entries"), std::string::npos) << text;
+  const std::string on_a100 =
+      describe_rows_plan(inputs(stencil(), a100()), choose(inputs(stencil(), a100())), 0, "none");
+  EXPECT_NE(on_a100.find("; launch policy sm_80 (derived from the A100's limits, not measured)"),
+            std::string::npos)
+      << on_a100;
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ std::string describe_rows_plan(const PlanInputs& inputs, const Choice& choice,
          << inputs.device.policy.long_row_entries << " shared out in " << long_row_chunks
          << " chunks of up to " << choice.long_row_chunk_entries;
   }
-  text << "; columns: " << columns_note;
+  text << "; columns: " << columns_note << "; launch policy " << inputs.device.policy.name;
   return text.str();
 }
 

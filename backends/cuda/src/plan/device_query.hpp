@@ -3,8 +3,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdlib>
+
 #include "device/cuda_check.hpp"
 #include "plan/device_facts.hpp"
+#include "plan/policy_selection.hpp"
 #include "plan/tuning.hpp"
 
 namespace kspmv::cuda::detail {
@@ -28,7 +31,7 @@ inline const DeviceFacts& current_device_facts() {
         cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, current));
     KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, current));
     facts.dram_bytes_per_second = 2.0 * memory_clock_khz * 1e3 * bus_bits / 8.0;
-    facts.policy = launch_policy_for(major);
+    facts.policy = launch_policy_for(policy_compute_major(major, std::getenv(kPolicyVariable)));
     device = current;
   }
   return facts;

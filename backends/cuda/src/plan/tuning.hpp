@@ -12,6 +12,8 @@
 namespace kspmv::cuda::detail {
 
 struct LaunchPolicy {
+  // The architecture and where the figures come from; describe() names it.
+  const char* name;
   // Threads a block of the Scalar and Vector kernels. 256: not tuned.
   int scalar_block_threads;
   int vector_block_threads;
@@ -59,6 +61,7 @@ struct LaunchPolicy {
 // in the decision record named beside each, docs/decisions/).
 constexpr LaunchPolicy sm90_policy() {
   LaunchPolicy p{};
+  p.name = "sm_90 (measured on an H100 and an H200)";
   p.scalar_block_threads = 256;
   p.vector_block_threads = 256;
   // Few-dense-rows (40 rows of 200k, mean 10) ran 491 us with the 6-blocks build, 563 us with the
@@ -111,13 +114,42 @@ constexpr LaunchPolicy sm90_policy() {
   return p;
 }
 
+// Ampere (sm_80), derived from the A100's published limits, not measured: no A100 was at hand.
+// Against the H100 SXM the A100 SXM has 108 SMs instead of 132, 2.04 TB/s of DRAM bandwidth (80 GB;
+// 1.56 TB/s with 40 GB) instead of 3.35, 40 MB of L2 instead of 50, 164 KiB of shared memory an SM
+// instead of 228, and the same 64K registers, 2,048 threads and 64 warps an SM. So:
+// - latency_bound_entries scales with the bandwidth: a call of 2^20 fp64 entries (12.6 MB, inside
+//   either L2) reads for 3.8 us on an H100, at the launch floor; the A100 reads as much in that
+//   time from 2.04 / 3.35 of the entries. To measure: Vector against Adaptive on an A100 over
+//   matrices of 0.25-2M entries with short regular rows (cage10, dblp-2010 and the generated
+//   uniform family): the threshold is where Adaptive starts to win.
+// - The two bandwidth-per-SM rules keep their thresholds: they read the device's own figure (an
+//   A100 80GB has 18.9 GB/s an SM, below 31 like the H100's 25.4), so it chooses as the H100 does.
+//   To measure: the stencil with 16-bit columns and with A's own, fp64 and fp32 values with fp64
+//   sums (DR-20, DR-25).
+// - Threads a block, resident_group_threads_per_sm and the long-row chunks follow from registers,
+//   threads and warps an SM, which are the same; the kernels' compile-time shapes fit the A100's
+//   shared memory (Adaptive's 8 blocks of 16 KiB take 128 of 164 KiB). To measure: DR-14's
+//   latency-bound k = 8 matrices for resident_group_threads_per_sm.
+// - The rest describe matrices (row lengths, escaped entries) and stay as measured on sm_90.
+constexpr LaunchPolicy sm80_policy() {
+  LaunchPolicy p = sm90_policy();
+  p.name = "sm_80 (derived from the A100's limits, not measured)";
+  p.latency_bound_entries = (std::int64_t{1} << 20) * 204 / 335;
+  return p;
+}
+
 // Other architectures run Hopper's figures, untuned.
 constexpr LaunchPolicy default_policy() {
   return sm90_policy();
 }
 
+// Compute capability 8.x (A100's 8.0; 8.6 and 8.9 are nearer the A100 than Hopper) runs the sm_80
+// policy, 9.x the sm_90 one.
 constexpr LaunchPolicy launch_policy_for(int compute_major) {
-  return compute_major == 9 ? sm90_policy() : default_policy();
+  if (compute_major == 8) return sm80_policy();
+  if (compute_major == 9) return sm90_policy();
+  return default_policy();
 }
 
 // Adaptive: 256 threads, 16 KiB of staged products (2048 in fp64), windows of half as many path
