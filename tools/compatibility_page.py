@@ -61,10 +61,17 @@ def toolkit(row):
     return ", ".join(p for p in parts if p)
 
 
+def architecture_text(architecture):
+    """A CMAKE_CUDA_ARCHITECTURES entry: "80" is machine code and PTX, "80-real" the machine code
+    alone, "80-virtual" the PTX alone."""
+    number, _, kind = architecture.partition("-")
+    return {"": f"sm_{number}", "real": f"sm_{number} code", "virtual": f"compute_{number} PTX"}[kind]
+
+
 def gpu_code(row):
     if row["backend"] != "CUDA":
         return "-"
-    architectures = ", ".join(f"sm_{a}" for a in row["cuda_architectures"].split(";"))
+    architectures = ", ".join(architecture_text(a) for a in row["cuda_architectures"].split(";"))
     tpls = "" if row.get("cuda_tpls", True) else "; Kokkos Kernels without cuSPARSE"
     return f"Kokkos {row['kokkos_arch']}; kspmv {architectures}{tpls}"
 
