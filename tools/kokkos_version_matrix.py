@@ -286,7 +286,8 @@ def test_environment(args):
 
 def test_results(build, args):
     """Runs ctest -LE perf; returns parse_ctest's counts (None without a summary) and the output."""
-    finished = subprocess.run(["ctest", "--test-dir", str(build), "-LE", "perf", "-j2", "--output-on-failure"],
+    finished = subprocess.run(["ctest", "--test-dir", str(build), "-LE", "perf", f"-j{args.ctest_jobs}",
+                               "--output-on-failure"],
                               capture_output=True, text=True, env=test_environment(args))
     output = finished.stdout + finished.stderr
     last_log = build / "Testing" / "Temporary" / "LastTest.log"
@@ -388,6 +389,7 @@ def main():
     parser.add_argument("--work", type=pathlib.Path, required=True, help="builds, installs, logs, results")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="parallel compile jobs")
     parser.add_argument("--threads", type=int, default=2, help="threads of OpenMP and Threads while testing")
+    parser.add_argument("--ctest-jobs", type=int, default=2, help="tests run at once (GPU tests share the GPU)")
     parser.add_argument("--cxx", default="g++", help="host compiler for Serial, OpenMP and Threads")
     parser.add_argument("--cuda-root", type=pathlib.Path,
                         help="the CUDA toolkit of CUDA rows (default: the nvcc on PATH)")
