@@ -48,7 +48,7 @@ def version_number(version):
 def shown_version(requested, installed):
     """The release asked for, with what the install reports where that differs (e.g. 'develop')."""
     if requested == "system":
-        return installed or "system"
+        return f"{installed} (system packages)" if installed else "system packages"
     if not installed or not re.fullmatch(r"\d+(\.\d+)*", installed):
         return requested  # Kokkos Kernels 4.4.01's version file says ".."
     return requested if version_number(installed) == version_number(requested) else f"{requested} ({installed})"
