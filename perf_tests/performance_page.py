@@ -157,7 +157,7 @@ def readme_table(sources, rows_by_run):
     def cell(call, device, kind):
         means = [latest.get((call, device, kind, precision)) for precision in ("fp64", "fp32")]
         if means == [None, None]:
-            return ""
+            return "not run"
         return " / ".join("-" if m is None else f"{m:.2f}x" for m in means)
 
     lines = ["| call (with a handle) | device, path | large generated matrices | real SuiteSparse matrices |",
