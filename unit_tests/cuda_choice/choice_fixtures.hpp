@@ -13,15 +13,15 @@ namespace kspmv::cuda::detail::fixtures {
 // 132 SMs; peak DRAM bandwidth a multiprocessor 25.4 GB/s (H100 80GB HBM3) and 37.3 GB/s (H200),
 // on either side of the policy's 31 GB/s.
 inline DeviceFacts h100() {
-  return {sm90_policy(), 132, 50 * 1024 * 1024, 3.35e12};
+  return {sm90_policy(), 132, 50 * 1024 * 1024, 3.35e12, {90, 90}};
 }
 inline DeviceFacts h200() {
-  return {sm90_policy(), 132, 60 * 1024 * 1024, 4.92e12};
+  return {sm90_policy(), 132, 60 * 1024 * 1024, 4.92e12, {90, 90}};
 }
 
 // 108 SMs, 40 MB of L2, 2.04 TB/s (A100 80GB SXM; published figures).
 inline DeviceFacts a100() {
-  return {sm80_policy(), 108, 40 * 1024 * 1024, 2.039e12};
+  return {sm80_policy(), 108, 40 * 1024 * 1024, 2.039e12, {80, 80}};
 }
 
 inline constexpr std::int64_t kLatencyBound = std::int64_t{1} << 20;

@@ -19,7 +19,7 @@ TEST(CudaChoiceDescribe, NamesEveryDecision) {
             "longest 27 (regular rows), 9 in 10 sampled entries within 8192 columns of the "
             "diagonal; several vectors: LayoutRight 32 per pass over A, LayoutLeft through a "
             "row-major copy of x; columns: row patterns, ...; launch policy sm_90 (measured on an "
-            "H100 and an H200)");
+            "H100 and an H200); kernels run sm_90 code compiled from compute_90");
   const PlanInputs irregular =
       inputs(power_law(), h100(), asking(Algorithm::Adaptive), fp32_values_fp64_sums());
   const Choice choice = choose(irregular);
@@ -30,7 +30,8 @@ TEST(CudaChoiceDescribe, NamesEveryDecision) {
             "32 per pass over A, LayoutLeft through a row-major copy of x, the 5000 rows longer "
             "than 64 shared out in 9000 "
             "chunks of up to 512; columns: A's own (Adaptive reads columns before it knows their "
-            "rows); launch policy sm_90 (measured on an H100 and an H200)");
+            "rows); launch policy sm_90 (measured on an H100 and an H200); kernels run sm_90 code "
+            "compiled from compute_90");
   MatrixFacts empty = square(0, 0, 0);
   empty.column_reach = MatrixFacts{}.column_reach;  // unknown: no rows sampled
   const std::string text = describe_rows_plan(inputs(empty), choose(inputs(empty)), 0, "none");
@@ -40,6 +41,22 @@ TEST(CudaChoiceDescribe, NamesEveryDecision) {
   EXPECT_NE(on_a100.find("; launch policy sm_80 (derived from the A100's limits, not measured)"),
             std::string::npos)
       << on_a100;
+}
+
+// Which code ran is part of the line: a build's compute_80 PTX compiled by the driver for a Hopper
+// GPU reads differently from its sm_90 machine code, and an unknown code is left out.
+TEST(CudaChoiceDescribe, NamesTheCodeTheKernelsRun) {
+  DeviceFacts jit = h100();
+  jit.kernel_code = {90, 80};
+  const std::string from_ptx =
+      describe_rows_plan(inputs(stencil(), jit), choose(inputs(stencil(), jit)), 0, "none");
+  EXPECT_NE(from_ptx.find("; kernels run sm_90 code compiled from compute_80"), std::string::npos)
+      << from_ptx;
+  DeviceFacts unknown = h100();
+  unknown.kernel_code = {0, 0};
+  const std::string text =
+      describe_rows_plan(inputs(stencil(), unknown), choose(inputs(stencil(), unknown)), 0, "none");
+  EXPECT_EQ(text.find("kernels run"), std::string::npos) << text;
 }
 
 }  // namespace

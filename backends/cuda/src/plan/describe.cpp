@@ -35,6 +35,11 @@ std::string describe_rows_plan(const PlanInputs& inputs, const Choice& choice,
          << " chunks of up to " << choice.long_row_chunk_entries;
   }
   text << "; columns: " << columns_note << "; launch policy " << inputs.device.policy.name;
+  const KernelCode& code = inputs.device.kernel_code;
+  if (code.binary_arch > 0) {
+    text << "; kernels run sm_" << code.binary_arch << " code compiled from compute_"
+         << code.ptx_arch;
+  }
   return text.str();
 }
 

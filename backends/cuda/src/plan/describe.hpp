@@ -1,7 +1,7 @@
 #pragma once
 // The one line Plan::describe() says of a plan of A's rows: which kernel and why, what the analysis
-// measured, how rank-2 calls group vectors, and where the columns come from. Pure, like the choice
-// it reports.
+// measured, how rank-2 calls group vectors, where the columns come from, the launch policy and the
+// code the kernels run. Pure, like the choice it reports.
 
 #include <cstdint>
 #include <string>
