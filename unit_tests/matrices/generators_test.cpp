@@ -41,10 +41,13 @@ void expect_valid_csr(const Csr& A) {
 }
 
 TEST(Generators, FullScaleNamesMatchTheAnchors) {
-  const std::map<Family, std::string> expected{
-      {Family::stencil27, "stencil27_160"},          {Family::uniform_k16, "uniform_2000000_k16"},
-      {Family::uniform_k100, "uniform_100000_k100"}, {Family::powerlaw, "powerlaw_2000000_a1.5"},
-      {Family::shortrows, "shortrows_20000000"},     {Family::fewdense, "fewdense_4000000"}};
+  const std::map<Family, std::string> expected{{Family::stencil27, "stencil27_160"},
+                                               {Family::uniform_k16, "uniform_2000000_k16"},
+                                               {Family::uniform_k100, "uniform_100000_k100"},
+                                               {Family::powerlaw, "powerlaw_2000000_a1.5"},
+                                               {Family::shortrows, "shortrows_20000000"},
+                                               {Family::fewdense, "fewdense_4000000"},
+                                               {Family::tallskinny, "tallskinny_2000000x256_k16"}};
   for (auto family : all_families()) {
     EXPECT_EQ(make_row_generator({family})->name(), expected.at(family));
   }
@@ -57,6 +60,7 @@ TEST(Generators, FullScaleSizesMatchTheAnchors) {
   EXPECT_EQ(total_entries(*stencil), 109215352);  // (3n - 2)^3
   EXPECT_EQ(total_entries(*make_row_generator({Family::uniform_k16})), 32000000);
   EXPECT_EQ(total_entries(*make_row_generator({Family::uniform_k100})), 10000000);
+  EXPECT_EQ(total_entries(*make_row_generator({Family::tallskinny})), 32000000);
   EXPECT_EQ(total_entries(*make_row_generator({Family::fewdense})), 40 * 200000 + 3999960 * 8);
   const auto power = total_entries(*make_row_generator({Family::powerlaw}));
   EXPECT_GT(power, 14000000);
@@ -72,6 +76,7 @@ TEST(Generators, ScaledNamesCarryTheScaledSize) {
   EXPECT_EQ(make_row_generator({Family::powerlaw, 0.01})->name(), "powerlaw_20000_a1.5");
   EXPECT_EQ(make_row_generator({Family::shortrows, 0.001})->name(), "shortrows_20000");
   EXPECT_EQ(make_row_generator({Family::fewdense, 0.01})->name(), "fewdense_40000");
+  EXPECT_EQ(make_row_generator({Family::tallskinny, 0.01})->name(), "tallskinny_20000x256_k16");
 }
 
 TEST(Generators, ScaledShapesAndCounts) {
@@ -88,6 +93,11 @@ TEST(Generators, ScaledShapesAndCounts) {
   const auto k100 = generate<double, int, int>({Family::uniform_k100, scale});
   EXPECT_EQ(k100.num_rows, 200);
   EXPECT_EQ(k100.num_entries(), 200 * 100);
+
+  const auto tall = generate<double, int, int>({Family::tallskinny, scale});
+  EXPECT_EQ(tall.num_rows, 4000);
+  EXPECT_EQ(tall.num_cols, 256);
+  EXPECT_EQ(tall.num_entries(), 4000 * 16);
 
   const auto shortrows = generate<double, int, int>({Family::shortrows, scale / 10});
   EXPECT_EQ(shortrows.num_rows, 4000);

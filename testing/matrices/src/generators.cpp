@@ -114,8 +114,11 @@ class RandomRows : public RowGenerator {
 class FixedLength : public RandomRows {
  public:
   FixedLength(std::int64_t n, std::int64_t length, std::uint64_t seed)
-      : RandomRows("uniform_" + std::to_string(n) + "_k" + std::to_string(length), n, n, seed),
-        length_(length) {}
+      : FixedLength("uniform_" + std::to_string(n) + "_k" + std::to_string(length), n, n, length,
+                    seed) {}
+  FixedLength(std::string name, std::int64_t num_rows, std::int64_t num_cols, std::int64_t length,
+              std::uint64_t seed)
+      : RandomRows(std::move(name), num_rows, num_cols, seed), length_(length) {}
 
  private:
   std::int64_t draw_length(std::int64_t, RowStream&) const override { return length_; }
@@ -169,9 +172,9 @@ class FewDense : public RandomRows {
 }  // namespace
 
 const std::vector<Family>& all_families() {
-  static const std::vector<Family> families{Family::stencil27,    Family::uniform_k16,
-                                            Family::uniform_k100, Family::powerlaw,
-                                            Family::shortrows,    Family::fewdense};
+  static const std::vector<Family> families{
+      Family::stencil27, Family::uniform_k16, Family::uniform_k100, Family::powerlaw,
+      Family::shortrows, Family::fewdense,    Family::tallskinny};
   return families;
 }
 
@@ -189,6 +192,8 @@ std::string family_name(Family family) {
       return "shortrows";
     case Family::fewdense:
       return "fewdense";
+    case Family::tallskinny:
+      return "tallskinny";
   }
   throw std::invalid_argument("unknown generator family");
 }
@@ -221,6 +226,15 @@ std::unique_ptr<RowGenerator> make_row_generator(const GeneratorSpec& spec) {
       return std::make_unique<ShortRows>(scaled(20000000, s), spec.seed);
     case Family::fewdense:
       return std::make_unique<FewDense>(scaled(4000000, s), scaled(200000, s), spec.seed);
+    case Family::tallskinny: {
+      // The columns stay at a few hundred at every scale: the shape is the point.
+      const std::int64_t rows = scaled(2000000, s);
+      constexpr std::int64_t cols = 256;
+      constexpr std::int64_t length = 16;
+      return std::make_unique<FixedLength>("tallskinny_" + std::to_string(rows) + "x" +
+                                               std::to_string(cols) + "_k" + std::to_string(length),
+                                           rows, cols, length, spec.seed);
+    }
   }
   throw std::invalid_argument("unknown generator family");
 }

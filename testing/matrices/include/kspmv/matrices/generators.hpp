@@ -25,6 +25,7 @@ enum class Family {
   powerlaw,      // 2M x 2M, row lengths Pareto-distributed with tail index 1.5 (~15M nnz)
   shortrows,     // 20M x 20M, 1 to 4 random columns per row
   fewdense,      // 4M x 4M, 8 per row except 40 rows of 200k
+  tallskinny,    // 2M x 256, 16 distinct random columns per row (least squares' shape)
 };
 
 inline constexpr std::uint64_t default_seed = 20261122;
