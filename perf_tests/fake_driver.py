@@ -61,6 +61,8 @@ COPY_BYTES = 256 * 2**20
 COPY_GB_PER_S = 20.0
 LAST_LEVEL_CACHE_BYTES = 32 * 2**20
 COPY_NAME = f"{perf_json.COPY_BANDWIDTH}/iterations:15/manual_time"
+LAUNCH_FLOOR_NAME = f"{perf_json.LAUNCH_FLOOR}/iterations:{BATCHES}/manual_time"
+LAUNCH_FLOOR_SECONDS = 2e-6
 
 
 def gb_name(key):
@@ -124,6 +126,11 @@ def copy_entries(repetitions, noise):
                              bytes_per_copy=float(COPY_BYTES), best_seconds=best,
                              bytes_per_second=COPY_BYTES / best))
     return entries
+
+
+def launch_floor_entries(repetitions, noise):
+    return [entry(LAUNCH_FLOOR_NAME, index, repetitions, 0, LAUNCH_FLOOR_SECONDS * noise() * 1.1,
+                  best_seconds=LAUNCH_FLOOR_SECONDS * noise()) for index in range(repetitions)]
 
 
 def true_seconds(matrix, precision, gb_per_s):
@@ -216,6 +223,8 @@ def benchmark_document(args, keys):
         return math.exp(rng.gauss(0, args.reference_noise))
 
     groups = [copy_entries(args.benchmark_repetitions, noise)] if matches(args, COPY_NAME) else []
+    if matches(args, LAUNCH_FLOOR_NAME):
+        groups.append(launch_floor_entries(args.benchmark_repetitions, noise))
     all_keys = record_keys(args.precision)
     for key in keys:
         groups.append(record_entries(key, 1 + all_keys.index(key), args, noise, reference_noise))
@@ -294,6 +303,8 @@ def main(argv=None):
     if args.benchmark_list_tests == "true":
         if matches(args, COPY_NAME):
             print(COPY_NAME)
+        if matches(args, LAUNCH_FLOOR_NAME):
+            print(LAUNCH_FLOOR_NAME)
         for key in keys:
             print(gb_name(key))
         return 0

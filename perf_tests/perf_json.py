@@ -2,7 +2,7 @@
 """Reads and checks what kspmv_perf and kspmv_cuda_bench write: Google Benchmark's JSON with the
 suite's own context keys (kspmv_schema "kspmv-bench/4", documented in perf_tests/README.md).
 
-load_run(path) turns a file into one run: the context, the copy-bandwidth ceiling and one record
+load_run(path) turns a file into one run: the context, the copy-bandwidth ceiling, the launch floor and one record
 per matrix/backend/algorithm/precision with the derived figures (median time per call over the
 repetitions, GB/s, GFLOP/s, roofline fraction, speedups over the baselines of the same run).
 write_csv(run, path) writes that run as run.csv.
@@ -20,6 +20,7 @@ import sys
 
 SCHEMA = "kspmv-bench/4"
 COPY_BANDWIDTH = "copy_bandwidth"
+LAUNCH_FLOOR = "launch_floor"
 PRECISIONS = ("fp64", "fp32", "c128", "c64", "fp32_fp64")
 KSPMV_BACKEND = "kspmv"  # every other backend is a baseline
 
@@ -198,6 +199,23 @@ def _bandwidth(repetitions):
             "repetition_gb_per_s": [bytes_per_copy / s * 1e-9 for s in best]}
 
 
+def _launch_floor(repetitions):
+    """The fastest batch's seconds per call of the driver's empty kernel; None for a run without
+    the probe (written before it existed, or filtered out as the gate's runs are)."""
+    if not repetitions:
+        return None
+    best = []
+    for where, entry in repetitions:
+        message = _error_message(entry)
+        if message is not None:
+            raise SchemaError(f"{where}: the launch floor was not measured: {message}")
+        seconds = _numeric(entry, "best_seconds", where)
+        if not seconds > 0:
+            raise SchemaError(f"{where}: best_seconds must be positive")
+        best.append(seconds)
+    return {"seconds": min(best), "repetition_seconds": best}
+
+
 def _label(entry, where):
     fields = dict(part.split("=", 1) for part in entry.get("label", "").split(";") if "=" in part)
     for name in ("chosen", "source"):
@@ -354,6 +372,7 @@ def parse(document):
                                            "context.last_level_cache_bytes", integer=True)
     repetitions = _repetitions(document)
     bandwidth = _bandwidth(repetitions.pop(COPY_BANDWIDTH, []))
+    launch_floor = _launch_floor(repetitions.pop(LAUNCH_FLOOR, []))
     records, skipped = [], []
     for key, entries in repetitions.items():
         messages = [_error_message(entry) for _, entry in entries]
@@ -387,6 +406,7 @@ def parse(document):
         "parameters": {name: _parse_number(context[name], f"context.{name}")
                        for name in ("scale", "alpha", "plant_slowdown")},
         "bandwidth": bandwidth,
+        "launch_floor": launch_floor,
         "records": records,
         "skipped": skipped,
     }

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The summary of a run: one table of kspmv/Auto against each baseline, a row per matrix,
-operation and precision (time per call, speedup with its range over the repetitions, roofline
-fraction), and the notes a reader needs beside it: a baseline's known bug in one line, every other
-wrong result loudly, the skipped matrices. nightly.py prints it and writes DIR/summary.txt;
-plots.py puts it in index.html.
+operation and precision (time per call and, with the run's launch floor, the time above it; speedup
+with its range over the repetitions; roofline fraction), and the notes a reader needs beside it: a
+baseline's known bug in one line, every other wrong result loudly, the skipped matrices. nightly.py
+prints it and writes DIR/summary.txt; plots.py puts it in index.html.
 
     python3 summary.py run.json
 """
@@ -56,6 +56,7 @@ class Summary:
     rows: list
     notes: list  # known bugs and skipped matrices, one line each
     wrong: list  # every other wrong result, one line each
+    launch_floor: float | None = None  # seconds a call of the driver's empty kernel; None: not run
 
 
 def implementation(record):
@@ -158,6 +159,11 @@ def header_lines(run, rows, precisions, operations):
         "roofline: GB/s by the byte model over the measured copy bandwidth"
         + (f" ({bandwidth['gb_per_s']:.1f} GB/s)" if bandwidth else " (not measured)")
         + "; * fits in the last-level cache (can exceed 100%: latency, not bandwidth)."]
+    floor = run.get("launch_floor")
+    if floor:
+        lines.append(f"above floor: {AUTO}'s time less the launch floor, "
+                     f"{format_seconds(floor['seconds'])} a call of an empty kernel on the same "
+                     f"instance in this run: what is left to win where a call is launch-bound.")
     if any(c.status == "same kernel" for row in rows for c in row.comparisons.values()):
         lines.append(f"same kernel: {AUTO} ran the baseline's own Kokkos Kernels spmv (off CUDA "
                      f"it always does), so the two times differ by noise only.")
@@ -186,8 +192,9 @@ def summarize(run):
     rows, precisions, operations = table_rows(run)
     baselines = list(dict.fromkeys(b for row in rows for b in row.comparisons))
     notes, wrong = notes_and_wrong(run)
+    floor = run.get("launch_floor")
     return Summary(header_lines(run, rows, precisions, operations), baselines, rows, notes,
-                   wrong)
+                   wrong, floor and floor["seconds"])
 
 
 def format_seconds(seconds):
@@ -218,10 +225,19 @@ def roofline_cell(record):
     return f"{100 * fraction:.0f}%" + ("*" if record["cache_resident"] else "")
 
 
+def above_floor_cell(record, floor):
+    if not record["correct"]:
+        return "-"
+    above = record["seconds_per_call"] - floor
+    return format_seconds(above) if above > 0 else "at floor"
+
+
 def cells(summary, row):
     """The row's cells, in the order of columns()."""
     values = [row.matrix, row.operation, row.precision,
               time_cell(row.auto["seconds_per_call"], not row.auto["correct"])]
+    if summary.launch_floor:
+        values.append(above_floor_cell(row.auto, summary.launch_floor))
     for baseline in summary.baselines:
         comparison = row.comparisons.get(baseline)
         if comparison is None:
@@ -234,6 +250,7 @@ def cells(summary, row):
 
 def columns(summary):
     return (["matrix", "operation", "precision", AUTO]
+            + (["above floor"] if summary.launch_floor else [])
             + [name for baseline in summary.baselines for name in (baseline, "speedup")]
             + ["roofline"])
 

@@ -44,19 +44,22 @@ def listed_names(*arguments):
     return [perf_json.record_name(name) for name in listing.stdout.split()]
 
 
+PROBES = (perf_json.COPY_BANDWIDTH, perf_json.LAUNCH_FLOOR)
+
+
 class DriverOutputTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.all_names = listed_names()
         matrices = sorted({perf_json.split_key(name)[0] for name in cls.all_names
-                           if name != perf_json.COPY_BANDWIDTH})
+                           if name not in PROBES})
         cls.matrices = [m for m in matrices if SMALL_MATRICES.match(m)]
         if len(cls.matrices) != 2:
             raise AssertionError(f"expected one powerlaw and one uniform_*_k100 matrix among "
                                  f"{matrices}")
         alternatives = "|".join(extended_regex_escape(m) for m in cls.matrices)
-        # The bandwidth probe must run too: the roofline needs its ceiling.
-        cls.filter = f"^{perf_json.COPY_BANDWIDTH}|^({alternatives})/"
+        # The probes must run too: the roofline needs its ceiling, the summary the launch floor.
+        cls.filter = f"^{perf_json.COPY_BANDWIDTH}|^{perf_json.LAUNCH_FLOOR}|^({alternatives})/"
         cls.slice_names = listed_names(f"--benchmark_filter={cls.filter}")
         cls.dir = tempfile.TemporaryDirectory()
         cls.finished = run("--suite", "quick", "--precision", "fp64",
@@ -73,8 +76,9 @@ class DriverOutputTest(unittest.TestCase):
         print(f"driver: the slice {self.filter!r} ran, exit status 0")
 
     def test_listed_names_are_records(self):
-        self.assertIn(perf_json.COPY_BANDWIDTH, self.all_names)
-        keys = [perf_json.split_key(n) for n in self.all_names if n != perf_json.COPY_BANDWIDTH]
+        for probe in PROBES:
+            self.assertIn(probe, self.all_names)
+        keys = [perf_json.split_key(n) for n in self.all_names if n not in PROBES]
         self.assertEqual({k[3] for k in keys}, {"fp64"})
         backends = {k[1] for k in keys}
         self.assertIn(perf_json.KSPMV_BACKEND, backends)
@@ -83,18 +87,20 @@ class DriverOutputTest(unittest.TestCase):
         self.assertEqual(len(set(self.all_names)), len(self.all_names), "a name listed twice")
         print(f"driver: --benchmark_list_tests=true lists {len(keys)} fp64 records "
               f"matrix/backend/algorithm/precision of backends {sorted(backends)} and "
-              f"copy_bandwidth")
+              f"the probes {', '.join(PROBES)}")
 
     def test_json_is_valid_and_holds_the_listed_records(self):
         run_ = perf_json.load_run(self.json_path)
         keys = [r["key"] for r in run_["records"]]
         self.assertEqual(sorted(keys),
-                         sorted(n for n in self.slice_names if n != perf_json.COPY_BANDWIDTH))
+                         sorted(n for n in self.slice_names if n not in PROBES))
         self.assertEqual({r["matrix"] for r in run_["records"]}, set(self.matrices))
         self.assertEqual((run_["suite"], run_["git_commit"], run_["skipped"]),
                          ("quick", COMMIT, []))
         self.assertIn(run_["harness"], ("kokkos", "cuda"))
         self.assertGreater(run_["bandwidth"]["gb_per_s"], 0)
+        self.assertGreater(run_["launch_floor"]["seconds"], 0)
+        self.assertLess(run_["launch_floor"]["seconds"], 1e-3, "an empty kernel took a millisecond")
         # A baseline library may be wrong where kspmv is not (Kokkos Kernels 3.4's "T" with beta
         # 0 keeps the NaN y held before the call): the driver reports it and carries on.
         correct_baselines = {(r["matrix"], r["precision"], r["operation"]) for r in run_["records"]

@@ -131,6 +131,32 @@ class SummaryTest(unittest.TestCase):
         print("summary: a wrong result in mode N, on Kokkos Kernels 4, of kspmv, with beta = 1: "
               "each a WRONG RESULT line")
 
+    def test_time_above_the_launch_floor(self):
+        document = fake_document()
+        table = summary.summarize(perf_json.parse(document))
+        floor = table.launch_floor  # the fake's 2 us, with its noise: the fastest repetition
+        self.assertEqual(floor, min(e["best_seconds"] for e in document["benchmarks"]
+                                    if e["name"].startswith(perf_json.LAUNCH_FLOOR)
+                                    and e["run_type"] == "iteration"))
+        text = summary.render_text(table)
+        self.assertIn("above floor: kspmv/Auto's time less the launch floor, "
+                      f"{summary.format_seconds(floor)} a call", text)
+        at = summary.columns(table).index("above floor")
+        for row in table.rows:
+            self.assertEqual(summary.cells(table, row)[at], summary.format_seconds(
+                row.auto["seconds_per_call"] - floor), row.matrix)
+        fast = dict(table.rows[0].auto, seconds_per_call=1.5e-6)
+        self.assertEqual(summary.above_floor_cell(fast, 2e-6), "at floor")
+        # A run without the probe (older files, the gate's filtered runs): no column, no line.
+        document["benchmarks"] = [e for e in document["benchmarks"]
+                                  if not e["name"].startswith(perf_json.LAUNCH_FLOOR)]
+        table = summary.summarize(perf_json.parse(document))
+        self.assertIsNone(table.launch_floor)
+        self.assertNotIn("above floor", summary.columns(table))
+        self.assertNotIn("above floor", summary.render_text(table))
+        print("summary: kspmv/Auto's time above the run's launch floor, a column and a header "
+              "line; none without the probe")
+
     def test_debug_library_said_once_in_the_header(self):
         document = fake_document()
         self.assertNotIn("debug mode", summary.render_text(summary.summarize(
@@ -156,8 +182,8 @@ class NightlyOutputTest(NightlyTestCase):
         self.assertEqual(status, 0, output)  # a baseline's wrong result does not fail the run
         self.assertNotIn("/manual_time", output)  # Google Benchmark's table is in the log only
         self.assertIn("/manual_time", self.read("driver.log"))
-        # 24 records and the copy probe, 3 repetitions each.
-        self.assertIn("nightly: 75/75 runs (records x repetitions), ", output)
+        # 24 records, the copy probe and the launch floor, 3 repetitions each.
+        self.assertIn("nightly: 78/78 runs (records x repetitions), ", output)
         table = self.read("summary.txt")
         self.assertIn(table, output)
         self.assertIn(f"WRONG RESULT {wrong}: wrong result: ", table)

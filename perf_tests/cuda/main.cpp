@@ -18,6 +18,7 @@
 #include "cuda_status.hpp"
 #include "cusparse_product.hpp"
 #include "device_csr.hpp"
+#include "empty_kernel_launch.hpp"
 #include "event_clock.hpp"
 #include "kspmv/bench/host_info.hpp"
 #include "kspmv/bench/run_suite.hpp"
@@ -298,6 +299,9 @@ class CudaDriver final : public Driver {
       check(cudaMemcpyAsync(to->data(), from->data(), half, cudaMemcpyDeviceToDevice, stream),
             "copy");
     };
+  }
+  std::function<void()> empty_kernel() override {
+    return [stream = stream_] { launch_empty_kernel(stream); };
   }
   std::unique_ptr<Workload<double>> load(const Csr<double>& host, const std::vector<double>& x,
                                          const Operation& operation) override {

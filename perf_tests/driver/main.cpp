@@ -10,6 +10,7 @@
 
 #include "copy_kernel.hpp"
 #include "device_info.hpp"
+#include "empty_kernel.hpp"
 #include "kspmv/bench/run_suite.hpp"
 #include "workload.hpp"
 
@@ -36,6 +37,7 @@ class KokkosDriver final : public Driver {
   std::function<void()> copy_kernel(double bytes) override {
     return bench::copy_kernel(exec_, bytes);
   }
+  std::function<void()> empty_kernel() override { return bench::empty_kernel(exec_); }
   std::unique_ptr<Workload<double>> load(const Csr<double>& host, const std::vector<double>& x,
                                          const Operation& operation) override {
     return make_workload(exec_, host, x, operation);

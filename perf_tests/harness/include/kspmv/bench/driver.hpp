@@ -78,6 +78,9 @@ class Driver {
   // A copy of `bytes` bytes read plus written, its buffers held by the returned call: the
   // bandwidth ceiling of the roofline.
   virtual std::function<void()> copy_kernel(double bytes) = 0;
+  // A kernel that does nothing, launched where the implementations launch theirs: the floor under
+  // every call's time.
+  virtual std::function<void()> empty_kernel() = 0;
   // `host` and `x` outlive the workload; x holds operation.vectors columns one after the other.
   virtual std::unique_ptr<Workload<double>> load(const Csr<double>& host,
                                                  const std::vector<double>& x,
