@@ -1,5 +1,7 @@
 #include "call_counts.hpp"
 
+#include <gtest/gtest.h>
+
 #include <map>
 
 namespace kspmv_kokkos_kernels_suite {
@@ -52,4 +54,24 @@ void print_call_counts(std::FILE* out) {
   }
 }
 
+namespace {
+
+// After the tests (the program's main is the one of kspmv's Kokkos tests): the counts, and a
+// failure where tests ran but no call reached the shim, since they then checked Kokkos Kernels, not
+// kspmv, however green.
+class CallCountReport : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    print_call_counts(stdout);
+    if (::testing::UnitTest::GetInstance()->test_to_run_count() > 0 && calls_counted() == 0) {
+      ADD_FAILURE() << "no spmv call reached the shim: the extracted tests were not redirected to "
+                       "it (unit_tests/kokkos_kernels_suite/extract_tests.cmake)";
+    }
+  }
+};
+
+[[maybe_unused]] ::testing::Environment* const report =
+    ::testing::AddGlobalTestEnvironment(new CallCountReport);
+
+}  // namespace
 }  // namespace kspmv_kokkos_kernels_suite
