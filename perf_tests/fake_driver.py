@@ -288,8 +288,8 @@ def parse_arguments(argv):
     parser.add_argument("--benchmark_out_format", choices=("json",), default="json")
     parser.add_argument("--benchmark_list_tests", choices=("true", "false"), default="false")
     args = parser.parse_args(argv)
-    if args.suite not in ("quick", "nightly"):
-        parser.error(f"--suite is quick or nightly, not '{args.suite}'")
+    if args.suite not in ("quick", "nightly", "sweep"):
+        parser.error(f"--suite is quick, nightly or sweep, not '{args.suite}'")
     if args.plant_slowdown < 1:
         parser.error("--plant-slowdown must be >= 1")
     args.precision = args.precision or ["fp64", "fp32"]

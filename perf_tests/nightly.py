@@ -89,7 +89,7 @@ def parse_arguments(argv):
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--build-dir", help="the CMake build directory to measure")
     where.add_argument("--driver", help="the benchmark program to measure")
-    parser.add_argument("--suite", choices=("quick", "nightly"), default="quick")
+    parser.add_argument("--suite", choices=("quick", "nightly", "sweep"), default="quick")
     parser.add_argument("--matrices", help="directory of Matrix Market files to add")
     gating = parser.add_mutually_exclusive_group()
     gating.add_argument("--baseline-build-dir", help="build directory of the reference build")

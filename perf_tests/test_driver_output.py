@@ -140,6 +140,21 @@ class DriverOutputTest(unittest.TestCase):
             self.assertIn(name, self.finished.stdout, f"{name} never shown on the console")
         print("driver: the console names every record of the slice as it runs")
 
+    def test_sweep_and_chosen_shapes(self):
+        names = listed_names("--suite", "sweep", "--scale", "0.001",
+                             "--shape", "rows=500,mean=4,spread=1,reach=20")
+        matrices = sorted({perf_json.split_key(n)[0] for n in names if n not in PROBES})
+        # 27 shapes of 1000 rows at this scale: the reaches 16384 and "anywhere" are one.
+        self.assertEqual(len(matrices), 18 + 1, matrices)
+        self.assertTrue(all(m.startswith("shape_") for m in matrices), matrices)
+        self.assertIn("shape_1000x1000_m48_s4_r256", matrices)
+        self.assertIn("shape_500x500_m4_s1_r20", matrices)
+        bad = run("--shape", "rows=500,mean=4,spread=1")
+        self.assertEqual(bad.returncode, 2, bad.stdout + bad.stderr)
+        self.assertIn("lacks reach=", bad.stderr)
+        print(f"driver: --suite sweep lists {len(matrices) - 1} shapes at scale 0.001, --shape adds "
+              f"one; a shape without its reach exits 2")
+
     def test_usage_error_exits_2(self):
         bad = run("--suite", "nonsense")
         self.assertEqual(bad.returncode, 2, bad.stdout + bad.stderr)

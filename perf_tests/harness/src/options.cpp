@@ -43,7 +43,7 @@ bool starts_with(const std::string& text, const std::string& prefix) {
 }
 
 void apply_suite_defaults(Options& options) {
-  const bool quick = options.suite == "quick";
+  const bool quick = options.suite == "quick";  // nightly and sweep: the full sizes
   if (options.scale == 0) options.scale = quick ? 0.002 : 1.0;
   if (options.max_real_matrices < 0) options.max_real_matrices = quick ? 4 : 1 << 30;
   if (options.min_batch_seconds <= 0) options.min_batch_seconds = quick ? 0.002 : 0.01;
@@ -56,9 +56,17 @@ void apply_suite_defaults(Options& options) {
 std::string usage(const std::string& program) {
   return program + R"(: the kspmv performance suite, on Google Benchmark.
 
-  --suite quick|nightly   quick: small generated matrices, one bandwidth-bound stencil and the
+  --suite quick|nightly|sweep
+                          quick: small generated matrices, one bandwidth-bound stencil and the
                           smallest few files of --matrices (seconds on 2 CPU cores); nightly: the
-                          full-size generated set and every file
+                          full-size generated set and every file; sweep: instead of the families,
+                          27 generated shapes of 1M rows (at --scale 1) crossing mean row length 3,
+                          12, 48, spread 0, 1, 4 and column reach 256, 16384, anywhere, and every
+                          file
+  --shape SPEC            add a generated matrix of that shape, unscaled (repeatable): SPEC is
+                          rows=R,mean=M,spread=S,reach=D|all[,cols=C], e.g.
+                          rows=1000000,mean=12,spread=1,reach=16384 (spread: the coefficient of
+                          variation of the row lengths; reach: columns within D of the diagonal)
   --matrices DIR          Matrix Market files (.mtx, .mtx.gz) to add to the generated matrices
   --max-real-matrices N   at most N files of DIR, smallest first (quick: 4, nightly: all)
   --scale S               generator row-count factor (quick: 0.002, nightly: 1)
@@ -99,9 +107,12 @@ CommandLine parse_command_line(int argc, char** argv) {
       parsed.help = true;
     } else if (option == "--suite") {
       options.suite = value();
-      if (options.suite != "quick" && options.suite != "nightly") {
-        throw std::invalid_argument("--suite is quick or nightly, not '" + options.suite + "'");
+      if (options.suite != "quick" && options.suite != "nightly" && options.suite != "sweep") {
+        throw std::invalid_argument("--suite is quick, nightly or sweep, not '" + options.suite +
+                                    "'");
       }
+    } else if (option == "--shape") {
+      options.shapes.push_back(matrices::parse_shape(value()));
     } else if (option == "--matrices") {
       options.matrix_dir = value();
     } else if (option == "--max-real-matrices") {

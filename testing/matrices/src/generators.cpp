@@ -5,7 +5,11 @@
 #include <cmath>
 #include <numeric>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace kspmv::matrices {
 namespace {
@@ -16,6 +20,7 @@ std::uint64_t mix(std::uint64_t z) {  // splitmix64's finaliser
   return z ^ (z >> 31);
 }
 constexpr std::uint64_t golden = 0x9E3779B97F4A7C15ull;
+constexpr double kPi = 3.14159265358979323846;
 
 // A splitmix64 stream of its own for every (seed, row): rows need no shared state.
 class RowStream {
@@ -169,7 +174,149 @@ class FewDense : public RandomRows {
   std::int64_t dense_length_;
 };
 
+// Rows of a chosen shape: lognormal lengths of the given mean and coefficient of variation
+// (rounded at random to whole entries, so the mean holds), columns in a window around the diagonal.
+class Shaped : public RowGenerator {
+ public:
+  Shaped(const ShapeSpec& shape, std::uint64_t seed)
+      : RowGenerator(name_of(shape), shape.rows, shape.cols),
+        shape_(shape),
+        seed_(seed),
+        sigma_(std::sqrt(std::log1p(shape.spread * shape.spread))),
+        mu_(std::log(shape.mean) - sigma_ * sigma_ / 2) {}
+
+  std::int64_t row_length(std::int64_t row) const override {
+    RowStream rng(seed_, row);
+    const auto [begin, end] = window(row);
+    return std::min(end - begin, draw_length(rng));
+  }
+  void row_columns(std::int64_t row, std::vector<std::int64_t>& columns) const override {
+    RowStream rng(seed_, row);
+    const auto [begin, end] = window(row);
+    distinct_columns(rng, std::min(end - begin, draw_length(rng)), end - begin, columns);
+    for (auto& column : columns) column += begin;
+  }
+
+ private:
+  static std::string name_of(const ShapeSpec& shape) {
+    std::ostringstream name;
+    name << "shape_" << shape.rows << "x" << shape.cols << "_m" << shape.mean << "_s"
+         << shape.spread << "_r";
+    if (shape.reach >= shape.cols) {
+      name << "all";
+    } else {
+      name << shape.reach;
+    }
+    return name.str();
+  }
+  std::int64_t draw_length(RowStream& rng) const {
+    double length = shape_.mean;
+    if (shape_.spread > 0) {
+      const double u = 1.0 - rng.unit();  // (0, 1]
+      const double normal = std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * kPi * rng.unit());
+      length = std::exp(mu_ + sigma_ * normal);
+    }
+    const double whole = std::floor(length);
+    return static_cast<std::int64_t>(whole) + (rng.unit() < length - whole ? 1 : 0);
+  }
+  // [begin, end) of the columns row `row` draws from: within reach of its diagonal position.
+  std::pair<std::int64_t, std::int64_t> window(std::int64_t row) const {
+    if (shape_.reach >= shape_.cols) return {0, shape_.cols};
+    const std::int64_t diagonal =
+        static_cast<std::int64_t>(static_cast<double>(row) * static_cast<double>(shape_.cols) /
+                                  static_cast<double>(shape_.rows));
+    return {std::max<std::int64_t>(0, diagonal - shape_.reach),
+            std::min(shape_.cols, diagonal + shape_.reach + 1)};
+  }
+
+  ShapeSpec shape_;
+  std::uint64_t seed_;
+  double sigma_;
+  double mu_;
+};
+
+void check_shape(const ShapeSpec& shape) {
+  std::ostringstream problem;
+  if (shape.rows < 1 || shape.cols < 1) {
+    problem << "a shape needs at least one row and one column, not " << shape.rows << " x "
+            << shape.cols;
+  } else if (!(shape.mean > 0) || shape.mean > static_cast<double>(shape.cols)) {
+    problem << "a shape's mean row length must be in (0, cols = " << shape.cols << "], not "
+            << shape.mean;
+  } else if (!(shape.spread >= 0) || !std::isfinite(shape.spread)) {
+    problem << "a shape's spread must be finite and at least 0, not " << shape.spread;
+  } else if (shape.reach < 0) {
+    problem << "a shape's reach must be at least 0, not " << shape.reach;
+  } else {
+    return;
+  }
+  throw std::invalid_argument(problem.str());
+}
+
 }  // namespace
+
+ShapeSpec parse_shape(const std::string& text) {
+  ShapeSpec shape;
+  bool cols_given = false;
+  bool reach_all = false;
+  std::vector<std::string> missing{"rows", "mean", "spread", "reach"};
+  std::istringstream fields(text);
+  for (std::string field; std::getline(fields, field, ',');) {
+    const auto equals = field.find('=');
+    const std::string key = field.substr(0, equals);
+    const std::string value = equals == std::string::npos ? "" : field.substr(equals + 1);
+    const auto number = [&] {
+      std::size_t used = 0;
+      double parsed = 0;
+      try {
+        parsed = std::stod(value, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (value.empty() || used != value.size() || !std::isfinite(parsed)) {
+        throw std::invalid_argument("shape '" + text + "': " + key + "=" + value +
+                                    " is not a number");
+      }
+      return parsed;
+    };
+    if (key == "rows") {
+      shape.rows = std::llround(number());
+    } else if (key == "cols") {
+      shape.cols = std::llround(number());
+      cols_given = true;
+    } else if (key == "mean") {
+      shape.mean = number();
+    } else if (key == "spread") {
+      shape.spread = number();
+    } else if (key == "reach") {
+      reach_all = value == "all";
+      if (!reach_all) shape.reach = std::llround(number());
+    } else {
+      throw std::invalid_argument("shape '" + text + "': unknown field '" + key +
+                                  "'; known: rows, cols, mean, spread, reach");
+    }
+    missing.erase(std::remove(missing.begin(), missing.end(), key), missing.end());
+  }
+  if (!missing.empty()) {
+    throw std::invalid_argument("shape '" + text + "' lacks " + missing.front() + "=");
+  }
+  if (!cols_given) shape.cols = shape.rows;
+  if (reach_all) shape.reach = shape.cols;
+  check_shape(shape);
+  return shape;
+}
+
+std::vector<ShapeSpec> sweep_shapes(std::int64_t rows) {
+  std::vector<ShapeSpec> shapes;
+  for (const double mean : {3.0, 12.0, 48.0}) {
+    for (const double spread : {0.0, 1.0, 4.0}) {
+      for (const std::int64_t reach : {std::int64_t{256}, std::int64_t{16384}, rows}) {
+        shapes.push_back({rows, rows, mean, spread, reach});
+      }
+    }
+  }
+  return shapes;
+}
 
 const std::vector<Family>& all_families() {
   static const std::vector<Family> families{
@@ -194,6 +341,8 @@ std::string family_name(Family family) {
       return "fewdense";
     case Family::tallskinny:
       return "tallskinny";
+    case Family::shaped:
+      return "shaped";
   }
   throw std::invalid_argument("unknown generator family");
 }
@@ -226,6 +375,16 @@ std::unique_ptr<RowGenerator> make_row_generator(const GeneratorSpec& spec) {
       return std::make_unique<ShortRows>(scaled(20000000, s), spec.seed);
     case Family::fewdense:
       return std::make_unique<FewDense>(scaled(4000000, s), scaled(200000, s), spec.seed);
+    case Family::shaped: {
+      ShapeSpec shape = spec.shape;
+      const bool anywhere = shape.reach >= shape.cols;
+      shape.rows = scaled(shape.rows, s);
+      shape.cols = scaled(shape.cols, s);
+      shape.mean = std::min(shape.mean, static_cast<double>(shape.cols));
+      if (anywhere) shape.reach = shape.cols;
+      check_shape(shape);
+      return std::make_unique<Shaped>(shape, spec.seed);
+    }
     case Family::tallskinny: {
       // The columns stay at a few hundred at every scale: the shape is the point.
       const std::int64_t rows = scaled(2000000, s);

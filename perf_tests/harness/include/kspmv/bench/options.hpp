@@ -6,13 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "kspmv/matrices/generators.hpp"
+
 namespace kspmv::bench {
 
 struct Options {
-  std::string suite = "quick";  // quick | nightly
-  double scale = 0;             // generator scale; 0: the suite's default
-  std::string matrix_dir;       // Matrix Market files (.mtx, .mtx.gz); empty: none
-  int max_real_matrices = -1;   // -1: the suite's default
+  std::string suite = "quick";              // quick | nightly | sweep
+  std::vector<matrices::ShapeSpec> shapes;  // --shape: matrices of chosen shapes, added
+  double scale = 0;                         // generator scale; 0: the suite's default
+  std::string matrix_dir;                   // Matrix Market files (.mtx, .mtx.gz); empty: none
+  int max_real_matrices = -1;               // -1: the suite's default
   std::vector<std::string> precisions{"fp64", "fp32", "c128"};
   int batches = 5;               // timed batches per repetition
   double min_batch_seconds = 0;  // 0: the suite's default

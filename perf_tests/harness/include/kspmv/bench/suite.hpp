@@ -1,7 +1,8 @@
 #pragma once
-// Which matrices a suite measures: the generated families at the suite's scale (the quick suite
-// adds one stencil larger than a CPU's last-level cache, so that its roofline shows a
-// bandwidth-bound point), then Matrix Market files of --matrices, smallest first.
+// Which matrices a suite measures: the generated families at the suite's scale, or the sweep's
+// shapes (--suite sweep), then the shapes of --shape (the quick suite adds one stencil larger than
+// a CPU's last-level cache, so that its roofline shows a bandwidth-bound point), then Matrix
+// Market files of --matrices, smallest first.
 
 #include <optional>
 #include <string>

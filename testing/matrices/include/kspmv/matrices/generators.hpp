@@ -26,15 +26,43 @@ enum class Family {
   shortrows,     // 20M x 20M, 1 to 4 random columns per row
   fewdense,      // 4M x 4M, 8 per row except 40 rows of 200k
   tallskinny,    // 2M x 256, 16 distinct random columns per row (least squares' shape)
+  shaped,        // a chosen shape (ShapeSpec): not a family of the suites, a point of a sweep
 };
 
 inline constexpr std::uint64_t default_seed = 20261122;
 
-struct GeneratorSpec {
-  Family family = Family::stencil27;
-  double scale = 1.0;  // fraction of the full-size row count
-  std::uint64_t seed = default_seed;
+// The features Auto's rules read, chosen: `rows` x `cols`, row lengths of mean `mean` spread with
+// coefficient of variation `spread` (0: every row `mean` long; else lognormal, so a few rows are
+// far longer), columns drawn within `reach` of the diagonal (`reach` >= `cols`: anywhere). A row
+// never holds more columns than its window: lengths are clamped to it.
+struct ShapeSpec {
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+  double mean = 0;
+  double spread = 0;
+  std::int64_t reach = 0;
 };
+
+struct GeneratorSpec {
+  GeneratorSpec(Family generated_family = Family::stencil27, double row_scale = 1.0,
+                std::uint64_t generator_seed = default_seed)
+      : family(generated_family), scale(row_scale), seed(generator_seed) {}
+  GeneratorSpec(const ShapeSpec& chosen, double row_scale = 1.0,
+                std::uint64_t generator_seed = default_seed)
+      : family(Family::shaped), scale(row_scale), seed(generator_seed), shape(chosen) {}
+
+  Family family;
+  double scale;  // fraction of the full-size row count
+  std::uint64_t seed;
+  ShapeSpec shape;  // Family::shaped only; scale multiplies its rows and columns
+};
+
+// "rows=R,mean=M,spread=S,reach=D[,cols=C]" (cols defaults to rows; reach "all" = anywhere), e.g.
+// rows=1000000,mean=12,spread=1,reach=16384. Throws std::invalid_argument naming what is wrong.
+ShapeSpec parse_shape(const std::string& text);
+// The sweep of the features Auto's rules read, at `rows` x `rows`: mean row length 3, 12, 48,
+// spread 0, 1, 4 and reach 256, 16384 and anywhere (27 shapes).
+std::vector<ShapeSpec> sweep_shapes(std::int64_t rows);
 
 const std::vector<Family>& all_families();
 std::string family_name(Family family);
@@ -63,7 +91,8 @@ class RowGenerator {
   std::int64_t num_cols_;
 };
 
-// Throws std::invalid_argument for a scale that is not positive and finite.
+// Throws std::invalid_argument for a scale that is not positive and finite, or a shape that is not
+// a matrix.
 std::unique_ptr<RowGenerator> make_row_generator(const GeneratorSpec& spec);
 
 // The value of entry `entry` (its CSR position), part 0 (real) or 1 (imaginary): in [-1, 1).
