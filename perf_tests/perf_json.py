@@ -2,9 +2,10 @@
 """Reads and checks what kspmv_perf and kspmv_cuda_bench write: Google Benchmark's JSON with the
 suite's own context keys (kspmv_schema "kspmv-bench/4", documented in perf_tests/README.md).
 
-load_run(path) turns a file into one run: the context, the copy-bandwidth ceiling, the launch floor and one record
-per matrix/backend/algorithm/precision with the derived figures (median time per call over the
-repetitions, GB/s, GFLOP/s, roofline fraction, speedups over the baselines of the same run).
+load_run(path) turns a file into one run: the context, the copy-bandwidth ceiling, the launch floor
+and one record per matrix/backend/algorithm/precision with the derived figures (median time per
+call over the repetitions, GB/s, GFLOP/s, roofline fraction, speedups over the baselines of the
+same run).
 write_csv(run, path) writes that run as run.csv.
 
 As a program: checks run files and exits 1 naming the first thing that is wrong.
