@@ -195,7 +195,7 @@ class NightlyOutputTest(NightlyTestCase):
         status, output = self.nightly("--no-plots", "--", "--suite", "nonsense")
         self.assertEqual(status, 2, output)
         self.assertIn("the driver failed with status 2; the end of ", output)
-        self.assertIn("--suite is quick or nightly", output)
+        self.assertIn("--suite is quick, nightly or sweep", output)
         print("nightly: a failing driver's last lines on the terminal")
 
     def test_without_matplotlib(self):
