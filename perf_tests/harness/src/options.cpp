@@ -3,6 +3,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kspmv/matrices/finite_number.hpp"
+
 namespace kspmv::bench {
 namespace {
 
@@ -16,17 +18,9 @@ std::vector<std::string> split_commas(const std::string& list) {
 }
 
 double to_number(const std::string& option, const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty()) {
-    throw std::invalid_argument(option + " needs a number, not '" + text + "'");
-  }
-  return value;
+  const auto value = matrices::finite_number(text);
+  if (!value) throw std::invalid_argument(option + " needs a number, not '" + text + "'");
+  return *value;
 }
 
 int to_count(const std::string& option, const std::string& text, int minimum) {

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "kspmv/matrices/finite_number.hpp"
+
 namespace kspmv::matrices {
 namespace {
 
@@ -266,18 +268,12 @@ ShapeSpec parse_shape(const std::string& text) {
     const std::string key = field.substr(0, equals);
     const std::string value = equals == std::string::npos ? "" : field.substr(equals + 1);
     const auto number = [&] {
-      std::size_t used = 0;
-      double parsed = 0;
-      try {
-        parsed = std::stod(value, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (value.empty() || used != value.size() || !std::isfinite(parsed)) {
+      const auto parsed = finite_number(value);
+      if (!parsed) {
         throw std::invalid_argument("shape '" + text + "': " + key + "=" + value +
                                     " is not a number");
       }
-      return parsed;
+      return *parsed;
     };
     if (key == "rows") {
       shape.rows = std::llround(number());
