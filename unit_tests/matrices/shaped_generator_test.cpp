@@ -68,6 +68,8 @@ TEST(ShapedGenerator, RefusesWhatIsNotAShapeNamingTheField) {
             std::string::npos);
   EXPECT_NE(message("rows=100,mean=4,spread=-1,reach=9").find("spread"), std::string::npos);
   EXPECT_NE(message("rows=0,mean=4,spread=0,reach=9").find("at least one row"), std::string::npos);
+  EXPECT_NE(message("rows=1e30,mean=4,spread=0,reach=9").find("rows=1e30 is too large"),
+            std::string::npos);
 }
 
 TEST(ShapedGenerator, NamesCarryTheShape) {
@@ -98,6 +100,10 @@ TEST(ShapedGenerator, RowLengthsHaveTheMeanAndSpreadAsked) {
   double longest = 0;
   for (double length : spread) longest = std::max(longest, length);
   EXPECT_GT(longest, 6 * 12.0);
+
+  // A spread so wide that the tail passes the width: rows are clamped to it, never overflowed.
+  const auto extreme = row_lengths(shaped("rows=2000,cols=300,mean=50,spread=1e6,reach=all"));
+  for (double length : extreme) ASSERT_LE(length, 300);
 }
 
 TEST(ShapedGenerator, ColumnsStayWithinReachOfTheDiagonal) {

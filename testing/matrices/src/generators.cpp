@@ -216,7 +216,8 @@ class Shaped : public RowGenerator {
     if (shape_.spread > 0) {
       const double u = 1.0 - rng.unit();  // (0, 1]
       const double normal = std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * kPi * rng.unit());
-      length = std::exp(mu_ + sigma_ * normal);
+      // A row never holds more than the columns (and a far tail must not overflow the cast).
+      length = std::min(std::exp(mu_ + sigma_ * normal), static_cast<double>(shape_.cols));
     }
     const double whole = std::floor(length);
     return static_cast<std::int64_t>(whole) + (rng.unit() < length - whole ? 1 : 0);
@@ -275,10 +276,17 @@ ShapeSpec parse_shape(const std::string& text) {
       }
       return *parsed;
     };
+    const auto count = [&] {
+      const double parsed = number();
+      if (std::abs(parsed) > 1e15) {
+        throw std::invalid_argument("shape '" + text + "': " + key + "=" + value + " is too large");
+      }
+      return std::llround(parsed);
+    };
     if (key == "rows") {
-      shape.rows = std::llround(number());
+      shape.rows = count();
     } else if (key == "cols") {
-      shape.cols = std::llround(number());
+      shape.cols = count();
       cols_given = true;
     } else if (key == "mean") {
       shape.mean = number();
@@ -286,7 +294,7 @@ ShapeSpec parse_shape(const std::string& text) {
       shape.spread = number();
     } else if (key == "reach") {
       reach_all = value == "all";
-      if (!reach_all) shape.reach = std::llround(number());
+      if (!reach_all) shape.reach = count();
     } else {
       throw std::invalid_argument("shape '" + text + "': unknown field '" + key +
                                   "'; known: rows, cols, mean, spread, reach");
