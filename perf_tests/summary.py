@@ -20,7 +20,7 @@ AUTO = "kspmv/Auto"
 # What the table shows of a run; run.csv has every record. Every matrix with these is about ten
 # rows, which keeps the quick suite's table on a screen or two.
 PRECISIONS = ("fp64", "fp32")
-OPERATIONS = ("N", "T", "N_beta1", "N_nohandle", "N_k8_left")
+OPERATIONS = ("N", "T", "N_beta1", "N_nohandle", "T_nohandle", "N_k8_left")
 # The Kokkos Kernels baselines that run the kernel kspmv calls off CUDA: KokkosSparse::spmv's
 # default path (Kokkos Kernels < 4.3), and its native kernel forced (>= 4.3), which the default
 # path takes there. native_merge_path is another kernel.
