@@ -82,6 +82,12 @@ def tests(row):
     text = f"{row['passed']} passed, {row['failed']} failed, {row['skipped']} skipped"
     if row.get("test_env"):
         text += f", with `{row['test_env']}`"
+    calls = row.get("kokkos_kernels_calls")
+    if calls:
+        text += (f"; Kokkos Kernels' SpMV tests among them: {calls['kspmv']:,} of their {calls['total']:,} "
+                 f"calls answered by kspmv")
+    elif row.get("kokkos_kernels_tests"):
+        text += "; Kokkos Kernels' SpMV tests among them"
     return text
 
 

@@ -76,6 +76,9 @@ class Row:
             raise SystemExit(f"row {spec!r}: backend {self.backend!r} is not one of {', '.join(BACKENDS)}")
         if (self.kokkos == SYSTEM) != (self.kernels == SYSTEM):
             raise SystemExit(f"row {spec!r}: Kokkos and Kokkos Kernels are both '{SYSTEM}' or neither")
+        if self.kokkos == SYSTEM and args.kokkos_kernels_tests:
+            raise SystemExit(f"row {spec!r}: --kokkos-kernels-tests needs a Kokkos Kernels source tree; a "
+                             f"'{SYSTEM}' row has none")
         self.args = args
         self.system = self.kokkos == SYSTEM
         if not self.system:
@@ -156,6 +159,8 @@ class Row:
             options += self.cuda_toolkit_options()
         else:
             options.append("-DKSPMV_ENABLE_CUDA=OFF")
+        if self.args.kokkos_kernels_tests:
+            options.append(f"-DKSPMV_KOKKOSKERNELS_TESTS_FROM={self.kernels_src}")
         return options
 
 
@@ -271,8 +276,13 @@ def parse_ctest(output, last_test_log):
     failed, total = int(totals.group(2) or 0), int(totals.group(3))
     skipped = len(re.findall(r"\*\*\*Skipped|Not Run", output))
     spaces = set(re.findall(r"kspmv tests run on (Kokkos::\w+, concurrency \d+)", last_test_log))
-    return {"passed": total - failed - skipped, "failed": failed, "skipped": skipped, "total": total,
-            "ran_on": sorted(spaces)}
+    counts = {"passed": total - failed - skipped, "failed": failed, "skipped": skipped, "total": total,
+              "ran_on": sorted(spaces)}
+    # Kokkos Kernels' own SpMV tests (--kokkos-kernels-tests) say how many of their calls kspmv answered.
+    calls = re.search(r"Kokkos Kernels' SpMV tests made (\d+) calls: (\d+) answered by kspmv", last_test_log)
+    if calls:
+        counts["kokkos_kernels_calls"] = {"total": int(calls.group(1)), "kspmv": int(calls.group(2))}
+    return counts
 
 
 def test_environment(args):
@@ -307,6 +317,7 @@ def configured_versions(log_text):
 
 def do_row(row, args):
     result = row.identity()
+    result["kokkos_kernels_tests"] = args.kokkos_kernels_tests
     log = pathlib.Path(f"{row.log_prefix}.log")
     if log.exists():
         log.unlink()
@@ -402,6 +413,9 @@ def main():
     parser.add_argument("--hip-arch", default="AMD_GFX90A", help="Kokkos_ARCH_ name for HIP rows")
     parser.add_argument("--hip-compiler", default="hipcc")
     parser.add_argument("--compile-only", action="store_true", help="build every row, run no tests")
+    parser.add_argument("--kokkos-kernels-tests", action="store_true",
+                        help="also build Kokkos Kernels' own SpMV tests from the row's Kokkos Kernels source tree "
+                             "and run them through kspmv (ctest label kokkoskernels)")
     parser.add_argument("--test-env", action="append", default=[], metavar="NAME=VALUE",
                         help="set while the tests run, and recorded with the row; repeatable")
     parser.add_argument("--kspmv-cmake-arg", action="append", default=[],

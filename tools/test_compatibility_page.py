@@ -39,6 +39,13 @@ class CompatibilityPage(unittest.TestCase):
                       lines[serial_row])
         self.assertIn("[1] the sm_80 policy forced", lines)
 
+    def test_kokkos_kernels_tests_and_their_calls(self):
+        openmp = dict(SERIAL, kokkos="4.6.01", kernels="4.6.02", backend="OpenMP", kokkos_kernels_tests=True,
+                      kokkos_kernels_calls={"total": 324350, "kspmv": 229358})
+        self.assertIn("33 passed, 0 failed, 3 skipped; Kokkos Kernels' SpMV tests among "
+                      "them: 229,358 of their 324,350 calls answered by kspmv |", page.render([openmp]))
+        self.assertNotIn("Kokkos Kernels' SpMV tests", page.render([SERIAL]))
+
     def test_check_fails_on_a_stale_page(self):
         with tempfile.TemporaryDirectory() as directory:
             results = pathlib.Path(directory) / "results.json"

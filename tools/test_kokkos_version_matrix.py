@@ -38,6 +38,13 @@ class ParseCtest(unittest.TestCase):
         self.assertEqual((counts["passed"], counts["failed"], counts["total"]), (15, 0, 15))
         self.assertEqual(counts["ran_on"], [])
 
+    def test_calls_of_kokkos_kernels_tests(self):
+        log = LAST_TEST_LOG + ("Kokkos Kernels' SpMV tests made 324350 calls: 229358 answered by kspmv, 94992 "
+                               "left on Kokkos Kernels\n")
+        counts = matrix.parse_ctest(CTEST_4, log)
+        self.assertEqual(counts["kokkos_kernels_calls"], {"total": 324350, "kspmv": 229358})
+        self.assertNotIn("kokkos_kernels_calls", matrix.parse_ctest(CTEST_4, LAST_TEST_LOG))
+
     def test_no_summary(self):
         self.assertIsNone(matrix.parse_ctest("No tests were found!!!", ""))
 
