@@ -159,8 +159,9 @@ class Row:
             options += self.cuda_toolkit_options()
         else:
             options.append("-DKSPMV_ENABLE_CUDA=OFF")
-        if self.args.kokkos_kernels_tests:
-            options.append(f"-DKSPMV_KOKKOSKERNELS_TESTS_FROM={self.kernels_src}")
+        # Said either way: a build directory keeps a cached tree from an earlier run with the option.
+        tree = self.kernels_src if self.args.kokkos_kernels_tests else ""
+        options.append(f"-DKSPMV_KOKKOSKERNELS_TESTS_FROM={tree}")
         return options
 
 
