@@ -7,8 +7,9 @@
 //   kspmv::spmv(&handle, mode, alpha, A, x, beta, y)       // the same on the handle's space's
 //                                                          // default instance
 //
-// Without a handle, on Kokkos::Cuda, modes N and C reuse a plan the library caches per matrix (the
-// first call makes it), as fast as a handle's; modes T and H build A^T's structure on every call.
+// Without a handle, on Kokkos::Cuda, calls reuse a plan the library caches per matrix (the first
+// call makes it): in modes N and C as fast as a handle's; in modes T and H each call fingerprints
+// A's structure first and waits for the stream (see kspmv/cuda/without_plan.hpp).
 //
 // This header checks and normalises the arguments, handles the cases every backend shares (empty
 // shapes, alpha == 0), then makes one dispatch call to the backend chosen by the execution space

@@ -124,11 +124,12 @@ TEST_F(CudaPlanOnSkewedRows, HundredCallsAreBitwiseIdentical) {
                                                 stream.get());
           }
         }
-        SCOPED_TRACE("without a plan");
-        expect_hundred_identical_calls(host, vectors, layout, [&](const DenseBlock<double>& y) {
-          apply_without_plan(Mode::NoTranspose, 1.5, A().matrix(), x.const_block(), 0.0, y,
-                             stream.get());
-        });
+        for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+          SCOPED_TRACE(std::string("without a plan, mode ") + to_string(mode));
+          expect_hundred_identical_calls(host, vectors, layout, [&](const DenseBlock<double>& y) {
+            apply_without_plan(mode, 1.5, A().matrix(), x.const_block(), 0.0, y, stream.get());
+          });
+        }
       });
 }
 
@@ -309,34 +310,62 @@ TEST_F(CudaPlanOnSkewedRows, NamesTheLaunchPolicyInUse) {
               text.substr(at + 16).c_str());
 }
 
+// Same sizes, same arrays, rows redistributed: a long row (so Auto caches Adaptive) that moves. In
+// mode N the cached plan is right for either; in mode T its A^T is made again.
 TEST_F(CudaWithoutPlan, CachedPlanStaysRightForAnotherStructureInTheSameArrays) {
-  // Same sizes, same arrays, rows redistributed: a long row (so Auto caches Adaptive) that moves.
   const auto first = kspmv::testing::one_dense_row_csr<double, std::int32_t, std::int32_t>(
       3000, 2000, 0, 150000, 3, rng);
   const auto second = kspmv::testing::one_dense_row_csr<double, std::int32_t, std::int32_t>(
       3000, 2000, 2999, 150000, 3, rng);
   ASSERT_EQ(first.num_entries(), second.num_entries());
-  DeviceCsr<double, std::int32_t, std::int32_t> B(first);
+  for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+    SCOPED_TRACE(std::string("mode ") + to_string(mode));
+    DeviceCsr<double, std::int32_t, std::int32_t> B(first);
+    Stream stream;
+    const auto check_once = [&](const Csr& current) {
+      // One stream for every call, so that each finds the first one's plan.
+      const std::int64_t x_rows = is_transposed(mode) ? current.num_rows : current.num_cols;
+      const std::int64_t y_rows = is_transposed(mode) ? current.num_cols : current.num_rows;
+      const auto x = random_block<double>(x_rows, 1, rng);
+      const Block<double> y0{y_rows, 1, std::vector<double>(y_rows, 0.0)};
+      const auto expected = reference::spmv(mode, 1.0, kspmv::testing::arrays(current), x, 0.0, y0);
+      const DeviceBlock<double> x_device(x, kContiguous);
+      const DeviceBlock<double> y(y0, kContiguous);
+      apply_without_plan(mode, 1.0, B.matrix(), x_device.const_block(), 0.0, y.block(),
+                         stream.get());
+      stream.synchronize();
+      bool outside_untouched = false;
+      return reference::compare(expected, y.download(outside_untouched));
+    };
+    EXPECT_EQ(check_once(first), "");
+    B.upload(second);
+    EXPECT_EQ(check_once(second), "");
+    B.upload(first);
+    EXPECT_EQ(check_once(first), "");
+  }
+}
+
+// A transposed call without a plan waits for the stream: refused while it is captured, before it
+// enqueues anything, so the capture goes on.
+TEST_F(CudaWithoutPlan, TransposedCallRefusesCaptureAndLeavesItIntact) {
   Stream stream;
-  const auto check_once = [&](const Csr& current) {
-    // One stream for both calls, so that the second finds the first's plan.
-    const auto x = random_block<double>(current.num_cols, 1, rng);
-    const Block<double> y0{current.num_rows, 1, std::vector<double>(current.num_rows, 0.0)};
-    const auto expected =
-        reference::spmv(Mode::NoTranspose, 1.0, kspmv::testing::arrays(current), x, 0.0, y0);
-    const DeviceBlock<double> x_device(x, kContiguous);
-    const DeviceBlock<double> y(y0, kContiguous);
-    apply_without_plan(Mode::NoTranspose, 1.0, B.matrix(), x_device.const_block(), 0.0, y.block(),
+  const DeviceBlock<double> x(random_block<double>(host.num_rows, 1, rng), kContiguous);
+  const DeviceBlock<double> y(
+      Block<double>{host.num_cols, 1, std::vector<double>(host.num_cols, 0.0)}, kContiguous);
+  apply_without_plan(Mode::Transpose, 1.0, A().matrix(), x.const_block(), 0.0, y.block(),
+                     stream.get());  // a cached plan exists: still refused
+  ASSERT_EQ(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal), cudaSuccess);
+  try {
+    apply_without_plan(Mode::Transpose, 1.0, A().matrix(), x.const_block(), 0.0, y.block(),
                        stream.get());
-    stream.synchronize();
-    bool outside_untouched = false;
-    return reference::compare(expected, y.download(outside_untouched));
-  };
-  EXPECT_EQ(check_once(first), "");
-  B.upload(second);
-  EXPECT_EQ(check_once(second), "");
-  B.upload(first);
-  EXPECT_EQ(check_once(first), "");
+    ADD_FAILURE() << "a captured transposed call without a plan was not refused";
+  } catch (const kspmv::unsupported_argument& error) {
+    EXPECT_NE(std::string(error.what()).find("mode T or H without a plan"), std::string::npos)
+        << error.what();
+  }
+  cudaGraph_t graph = nullptr;
+  EXPECT_EQ(cudaStreamEndCapture(stream.get(), &graph), cudaSuccess);
+  if (graph != nullptr) cudaGraphDestroy(graph);
 }
 
 TEST_F(CudaWithoutPlan, CachedPlanCallIsCapturable) {

@@ -1,25 +1,27 @@
 #pragma once
 // apply_without_plan: for modes N and C a cached plan (plan_cache.hpp), or RowBlocks while a graph
-// is being captured before one was made; for T and H a temporary Plan. A's structure is checked
-// where a plan is made, not on a call that finds one or runs during a capture. Included by the
-// per-scalar translation units beside the Plan.
+// is being captured before one was made; for T and H a cached Plan kept while A's structure keeps
+// its fingerprint (cached_transposed_plan.cuh). A's structure is checked where a plan is made, not
+// on a call that finds one or runs during a capture. Included by the per-scalar translation units
+// beside the Plan.
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "kernels/row_blocks_kernel.cuh"
-#include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/plan.hpp"
 #include "kspmv/cuda/without_plan.hpp"
+#include "kspmv/errors.hpp"
+#include "plan/cached_transposed_plan.cuh"
 #include "plan/call_checks.cuh"
 #include "plan/device_query.hpp"
 #include "plan/launch_per_vector.cuh"
 #include "plan/plan_cache.hpp"
 #include "plan/plan_impl.cuh"
 #include "plan/rows_plan.cuh"
-#include "plan/structure_check.cuh"
 #include "plan/tuning.hpp"
 
 namespace kspmv::cuda {
@@ -33,11 +35,20 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, O
   detail::check_call_operands(kCaller, mode, A, x, y);
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
   if (is_transposed(mode)) {
-    detail::check_structure(kCaller, A, stream);
-    PlanOptions checked;
-    checked.check_structure = false;
-    Plan<Scalar, Ordinal, Offset, MatrixScalar>(A, Algorithm::Auto, stream, checked)
-        .apply(mode, alpha, A, x, beta, y, stream);
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    KSPMV_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+    if (capture != cudaStreamCaptureStatusNone) {
+      throw unsupported_argument(
+          std::string(kCaller) +
+          ": a call in mode T or H without a plan waits for the stream (it checks that A's "
+          "structure is the one its cached A^T was made for), which a stream being captured into a "
+          "graph cannot do: keep a Plan and make its first transposed call before the capture");
+    }
+    using Cached = detail::CachedTransposedPlan<Scalar, Ordinal, Offset, MatrixScalar>;
+    using Cache = detail::PlanCache<Cached, CsrMatrix<MatrixScalar, Ordinal, Offset>>;
+    Cache::instance()
+        .find_or_make(A, stream, [] { return std::make_shared<Cached>(); })
+        ->apply(kCaller, mode, alpha, A, x, beta, y, stream);
     return;
   }
   const auto rows = static_cast<std::int64_t>(A.num_rows);

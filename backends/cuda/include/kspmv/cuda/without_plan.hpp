@@ -10,9 +10,12 @@
 // their boundaries against the row map on the device), but the check ran on the first contents. A
 // call captured into a graph before any plan was made runs RowBlocks, a kernel that needs none, on
 // a structure nobody checked (a capture can wait for nothing): make one call outside the capture
-// first. Modes T and H need A^T's structure, which depends on A's contents: such a call checks A
-// and makes a temporary Plan (allocations, a sort, waits for the stream); keep a Plan to pay that
-// once. Bitwise reproducible; the same contract for shapes, beta == 0 and alpha == 0 as
+// first. Modes T and H need A^T's structure, which depends on A's contents: the first such call
+// for a matrix checks A and makes a Plan (allocations, a sort, waits for the stream) kept in the
+// same kind of cache; every such call first fingerprints A's row map and columns on the device and
+// waits for the stream, and makes the Plan again where they changed. So these calls cannot be
+// captured into a graph (kspmv::unsupported_argument): keep a Plan for that, and to skip the
+// fingerprint. Bitwise reproducible; the same contract for shapes, beta == 0 and alpha == 0 as
 // Plan::apply.
 
 #include <cuda_runtime_api.h>
