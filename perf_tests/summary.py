@@ -141,7 +141,7 @@ def table_rows(run):
     return rows, precisions, operations
 
 
-def header_lines(run, rows, precisions, operations):
+def header_lines(run, rows, precisions, operations, launch_floor):
     device = run["device"]
     lines = [f"kspmv {run['suite']} suite on {device['name']} ({device['execution_space']}), "
              f"{run['kokkos_version']}, {run['compiler']}, commit {run['git_commit']}, "
@@ -159,10 +159,9 @@ def header_lines(run, rows, precisions, operations):
         "roofline: GB/s by the byte model over the measured copy bandwidth"
         + (f" ({bandwidth['gb_per_s']:.1f} GB/s)" if bandwidth else " (not measured)")
         + "; * fits in the last-level cache (can exceed 100%: latency, not bandwidth)."]
-    floor = run.get("launch_floor")
-    if floor:
+    if launch_floor:
         lines.append(f"above floor: {AUTO}'s time less the launch floor, "
-                     f"{format_seconds(floor['seconds'])} a call of an empty kernel on the same "
+                     f"{format_seconds(launch_floor)} a call of an empty kernel on the same "
                      f"instance in this run: what is left to win where a call is launch-bound.")
     if any(c.status == "same kernel" for row in rows for c in row.comparisons.values()):
         lines.append(f"same kernel: {AUTO} ran the baseline's own Kokkos Kernels spmv (off CUDA "
@@ -193,8 +192,9 @@ def summarize(run):
     baselines = list(dict.fromkeys(b for row in rows for b in row.comparisons))
     notes, wrong = notes_and_wrong(run)
     floor = run.get("launch_floor")
-    return Summary(header_lines(run, rows, precisions, operations), baselines, rows, notes,
-                   wrong, floor and floor["seconds"])
+    launch_floor = floor and floor["seconds"]
+    return Summary(header_lines(run, rows, precisions, operations, launch_floor), baselines, rows,
+                   notes, wrong, launch_floor)
 
 
 def format_seconds(seconds):
