@@ -1,6 +1,6 @@
 // The structure fingerprint that keeps a cached A^T (plan/structure_fingerprint.hpp): the same for
 // the same structure, different wherever any one element of the row map or the columns changes or
-// two rows trade places.
+// two elements trade places.
 
 #include <gtest/gtest.h>
 
@@ -58,8 +58,8 @@ TEST_F(CudaStructureFingerprint, ChangesWithEveryOneElement) {
   EXPECT_EQ(fingerprint(A), original);
 }
 
-// The same row lengths and the same multiset of columns, in other places: rows 0 and 1 swapped
-// where their lengths are equal, and columns moved between two rows.
+// The same row lengths and the same multiset of columns, in other places: two rows of equal length
+// swapped, and two neighbouring entries of different columns swapped.
 TEST_F(CudaStructureFingerprint, ChangesWhereElementsTradePlaces) {
   Csr two_rows = random_csr<double, std::int32_t, std::int64_t>(2, 50, RowShape{5, 5}, rng);
   Csr swapped = two_rows;
