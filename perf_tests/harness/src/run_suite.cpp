@@ -428,6 +428,19 @@ void register_matrix(Suite& suite, const MatrixSource& source,
   }
 }
 
+// Each iteration of `state` one batch of `calls` back-to-back calls, its time per call the
+// iteration's manual time; the fastest batch as "best_seconds" (other work only ever slows one).
+void time_batches(benchmark::State& state, const BatchClock& clock,
+                  const std::function<void()>& call, long calls) {
+  double best = std::numeric_limits<double>::infinity();
+  for (auto _ : state) {
+    const double seconds = clock(call, calls) / static_cast<double>(calls);
+    best = std::min(best, seconds);
+    state.SetIterationTime(seconds);
+  }
+  state.counters["best_seconds"] = best;
+}
+
 // The roofline's ceiling, measured in the same run on the same device: a large copy, bytes read
 // plus written per second. Other work only ever slows a copy down, so the ceiling is the fastest
 // single copy (best_seconds): on a shared 2-core machine the median of 15 copies varied by 40%
@@ -439,14 +452,8 @@ void register_copy_bandwidth(Suite& suite, double bytes) {
                                  if (!*copy) *copy = suite.driver.copy_kernel(bytes);
                                  const BatchClock clock = suite.driver.clock();
                                  clock(*copy, 1);
-                                 double best = std::numeric_limits<double>::infinity();
-                                 for (auto _ : state) {
-                                   const double seconds = clock(*copy, 1);
-                                   best = std::min(best, seconds);
-                                   state.SetIterationTime(seconds);
-                                 }
+                                 time_batches(state, clock, *copy, 1);
                                  state.counters["bytes_per_copy"] = bytes;
-                                 state.counters["best_seconds"] = best;
                                  state.SetBytesProcessed(static_cast<std::int64_t>(
                                      bytes * static_cast<double>(state.iterations())));
                                })
@@ -462,22 +469,16 @@ void register_copy_bandwidth(Suite& suite, double bytes) {
 void register_launch_floor(Suite& suite) {
   auto empty = std::make_shared<std::function<void()>>();
   auto calls = std::make_shared<long>(0);
-  benchmark::RegisterBenchmark(
-      "launch_floor",
-      [&suite, empty, calls](benchmark::State& state) {
-        const BatchClock clock = suite.driver.clock();
-        if (!*empty) {
-          *empty = suite.driver.empty_kernel();
-          *calls = calibrate_batch(clock, *empty, suite.timing.min_batch_seconds);
-        }
-        double best = std::numeric_limits<double>::infinity();
-        for (auto _ : state) {
-          const double seconds = clock(*empty, *calls) / static_cast<double>(*calls);
-          best = std::min(best, seconds);
-          state.SetIterationTime(seconds);
-        }
-        state.counters["best_seconds"] = best;
-      })
+  benchmark::RegisterBenchmark("launch_floor",
+                               [&suite, empty, calls](benchmark::State& state) {
+                                 const BatchClock clock = suite.driver.clock();
+                                 if (!*empty) {
+                                   *empty = suite.driver.empty_kernel();
+                                   *calls = calibrate_batch(clock, *empty,
+                                                            suite.timing.min_batch_seconds);
+                                 }
+                                 time_batches(state, clock, *empty, *calls);
+                               })
       ->Iterations(suite.timing.batches)
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond);
