@@ -76,12 +76,16 @@ struct PlanImpl {
     return {row_major_x.data(), x.num_rows, x.num_vectors, x.num_vectors, 1};
   }
 
-  // op(A) = A^T or A^H: A^T's rows, with A's values gathered through the permutation, or with
-  // the transposed copy where they are declared constant (and, where A^T mirrors A, A's
-  // compressed columns for one vector).
+  // op(A) = A^T or A^H: the transpose tiles where Auto chose them; else A^T's rows, with A's
+  // values gathered through the permutation, or with the transposed copy where they are declared
+  // constant (and, where A^T mirrors A, A's compressed columns for one vector).
   void apply_transposed(const MatrixScalar* values, const CallOperands<Scalar>& call,
                         cudaStream_t stream) {
     Transposed& t = transposed_operator(stream);
+    if (t.uses_tiles()) {
+      t.multiply_tiles(values, call, stream);
+      return;
+    }
     const APlan& plan_t = t.rows_plan(a);
     if (!values_constant) {
       plan_t.template multiply<true>(t.rows_gathering(a, values), call, stream);

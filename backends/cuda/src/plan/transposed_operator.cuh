@@ -1,24 +1,35 @@
 #pragma once
-// op(A) = A^T or A^H: A^T's structure and the plan of its rows, made on the first call in mode T
-// or H. Its kernels read A's values in place, through the structure's source_entry, unless the
-// caller declared them constant: then a transposed copy of the values is kept. Where A^T mirrors A
-// (a symmetric pattern), A's plan serves A^T's rows too: the same rows, the same lengths, the same
-// choice.
+// op(A) = A^T or A^H, made on the first call in mode T or H: Auto's transpose tiles where a tile of
+// A's entries holds few columns many times (formats/transpose_tiles.hpp: A read in its own order,
+// no A^T); else A^T's structure and the plan of its rows, whose kernels read A's values in place,
+// through the structure's source_entry, unless the caller declared them constant: then a
+// transposed copy of the values is kept. Where A^T mirrors A (a symmetric pattern), A's plan serves
+// A^T's rows too: the same rows, the same lengths, the same choice.
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "device/cuda_check.hpp"
 #include "device/device_buffer.hpp"
 #include "device/device_scalar.cuh"
 #include "device/grid.hpp"
+#include "formats/transpose_tiles.hpp"
 #include "kernels/gather_kernel.cuh"
+#include "kernels/transpose_tiles_kernels.cuh"
+#include "kspmv/algorithm.hpp"
+#include "kspmv/mode.hpp"
+#include "plan/launch_per_vector.cuh"
 #include "plan/rows_plan.cuh"
 #include "plan/transposed_structure.hpp"
+#include "plan/tuning.hpp"
 
 namespace kspmv::cuda::detail {
 
@@ -32,11 +43,23 @@ class TransposedOperator {
   // request asked for, reading A^T's own columns (its values come through a permutation, which no
   // compressed form decodes). Waits for the stream.
   TransposedOperator(const APlan& a_plan, const PlanRequest& a_request, cudaStream_t stream)
-      : structure_(transpose_structure(a_plan.matrix().row_map, a_plan.matrix().entries,
-                                       a_plan.num_rows(), a_cols(a_plan), a_plan.num_entries(),
-                                       stream)) {
-    if (structure_.mirrors_a()) return;
+      : row_map_(a_plan.matrix().row_map), num_entries_(a_plan.num_entries()) {
     const Matrix& A = a_plan.matrix();
+    if (a_request.algorithm == Algorithm::Auto && a_plan.num_entries() > 0 &&
+        a_plan.num_rows() <= std::numeric_limits<int>::max()) {
+      TransposeTiles<Ordinal, Offset> tiles = build_transpose_tiles(
+          A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan), a_plan.num_entries(),
+          transpose_tile_entries<device_t<Scalar>>(), kTransposeTilesMostRunsPerEntry, stream);
+      tried_runs_per_entry_ = tiles.runs_per_entry(a_plan.num_entries());
+      if (tiles.order.size() > 0) {
+        partials_ = DeviceBuffer<device_t<Scalar>>(static_cast<std::size_t>(tiles.num_runs));
+        tiles_ = std::make_unique<TransposeTiles<Ordinal, Offset>>(std::move(tiles));
+        return;
+      }
+    }
+    structure_ = transpose_structure(A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan),
+                                     a_plan.num_entries(), stream);
+    if (structure_.mirrors_a()) return;
     const Matrix a_t{
         A.num_cols, A.num_rows, A.num_entries, structure_.row_map.data(), structure_.entries.data(),
         A.values};
@@ -44,6 +67,46 @@ class TransposedOperator {
     request.compression = Compression::Never;
     request.check_structure = false;  // A^T's structure is the plan's own, from a checked A
     own_plan_ = std::make_unique<APlan>(a_t, request, stream);
+  }
+
+  bool uses_tiles() const { return tiles_ != nullptr; }
+
+  // op(A) x through the tiles, a vector at a time: each run's partial, then each column's sum.
+  void multiply_tiles(const MatrixScalar* a_values, const CallOperands<Scalar>& call,
+                      cudaStream_t stream) const {
+    using T = device_t<Scalar>;
+    using V = device_t<MatrixScalar>;
+    constexpr int kTile = transpose_tile_entries<T>();
+    const TransposeTiles<Ordinal, Offset>& t = *tiles_;
+    const auto num_cols = static_cast<std::int64_t>(call.y.num_rows);
+    for (std::int64_t j = 0; j < call.x.num_vectors; ++j) {
+      const TilePartialsArguments<T, V, Ordinal, Offset> args{
+          row_map_,           to_device(a_values),
+          num_entries_,       to_device(call.x.data) + j * call.x.col_stride,
+          call.x.row_stride,  call.mode == Mode::ConjugateTranspose,
+          t.order.data(),     t.run_ends.data(),
+          t.tile_runs.data(), t.tile_first_row.data(),
+          t.run_slot.data(),  partials_.data()};
+      tile_partials_kernel<kTile>
+          <<<static_cast<unsigned>(t.num_tiles), kTransposeTileThreads, 0, stream>>>(args);
+      KSPMV_CUDA_CHECK(cudaGetLastError());
+      const auto sums = [&](auto lanes) {
+        constexpr int kLanes = decltype(lanes)::value;
+        column_sums_kernel<kLanes>
+            <<<grid_for(num_cols * kLanes, kTransposeTileThreads), kTransposeTileThreads, 0,
+               stream>>>(t.column_slots.data(), partials_.data(), num_cols, to_device(call.alpha),
+                         to_device(call.beta), call.beta == Scalar(0),
+                         to_device(call.y.data) + j * call.y.col_stride, call.y.row_stride);
+      };
+      if (t.column_lanes == 1) {
+        sums(std::integral_constant<int, 1>{});
+      } else if (t.column_lanes == 32) {
+        sums(std::integral_constant<int, 32>{});
+      } else {
+        sums(std::integral_constant<int, kTransposeTileThreads>{});
+      }
+      KSPMV_CUDA_CHECK(cudaGetLastError());
+    }
   }
 
   // The plan of A^T's rows: its own, or A's where A^T mirrors A.
@@ -76,6 +139,13 @@ class TransposedOperator {
   void values_changed() { values_current_ = false; }
 
   std::size_t workspace_bytes() const {
+    if (tiles_) {
+      const TransposeTiles<Ordinal, Offset>& t = *tiles_;
+      return (t.order.size() + t.run_ends.size()) * sizeof(std::uint16_t) +
+             (t.tile_runs.size() + t.run_slot.size() + t.column_slots.size()) * sizeof(Offset) +
+             t.tile_first_row.size() * sizeof(Ordinal) +
+             partials_.size() * sizeof(device_t<Scalar>);
+    }
     return structure_.row_map.size() * sizeof(Offset) +
            structure_.entries.size() * sizeof(Ordinal) +
            structure_.source_entry.size() * sizeof(Offset) + values_.size() * sizeof(MatrixScalar) +
@@ -83,8 +153,19 @@ class TransposedOperator {
   }
 
   std::string describe() const {
-    return own_plan_ ? "A^T built, " + own_plan_->describe()
-                     : "A's pattern is symmetric, A^T read through A's structure and plan";
+    if (tiles_) {
+      return "transpose tiles of " + std::to_string(tiles_->tile_entries) +
+             " entries in A's order, " + std::to_string(tiles_->num_runs) + " column runs (" +
+             runs_text(tried_runs_per_entry_) + " an entry)";
+    }
+    const std::string tiles_declined =
+        tried_runs_per_entry_ > 0
+            ? " (transpose tiles declined: " + runs_text(tried_runs_per_entry_) +
+                  " column runs an entry)"
+            : "";
+    return (own_plan_ ? "A^T built, " + own_plan_->describe()
+                      : "A's pattern is symmetric, A^T read through A's structure and plan") +
+           tiles_declined;
   }
 
  private:
@@ -92,6 +173,17 @@ class TransposedOperator {
     return static_cast<std::int64_t>(a_plan.matrix().num_cols);
   }
 
+  static std::string runs_text(double runs_per_entry) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", runs_per_entry);
+    return text;
+  }
+
+  const Offset* row_map_ = nullptr;
+  std::int64_t num_entries_ = 0;
+  double tried_runs_per_entry_ = 0;                         // 0: the tiles were not tried
+  std::unique_ptr<TransposeTiles<Ordinal, Offset>> tiles_;  // null unless Auto chose them
+  DeviceBuffer<device_t<Scalar>> partials_;
   TransposedStructure<Ordinal, Offset> structure_;
   std::unique_ptr<APlan> own_plan_;  // null where A^T mirrors A
   DeviceBuffer<MatrixScalar> values_;

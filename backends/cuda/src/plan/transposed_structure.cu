@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "device/cuda_check.hpp"
+#include "kernels/sorted_columns.cuh"
 #include "plan/choice.hpp"
 #include "plan/transposed_structure.hpp"
 
@@ -15,28 +16,6 @@ constexpr int kThreads = 256;
 
 unsigned blocks_for(std::int64_t items) {
   return static_cast<unsigned>((items + kThreads - 1) / kThreads);
-}
-
-template <class Offset>
-__global__ void iota_kernel(Offset* out, std::int64_t length) {
-  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  if (i < length) out[i] = static_cast<Offset>(i);
-}
-
-// row_map_t[c] = the first position whose sorted column is c or more: each position that starts a
-// run of columns fills in the starts of the columns from the previous run's column on (so empty
-// columns too), in one coalesced pass.
-template <class Ordinal, class Offset>
-__global__ void column_starts_kernel(const Ordinal* sorted_columns, std::int64_t num_entries,
-                                     std::int64_t num_cols, Offset* row_map_t) {
-  const std::int64_t p = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  if (p > num_entries) return;
-  const std::int64_t previous = p == 0 ? -1 : static_cast<std::int64_t>(sorted_columns[p - 1]);
-  const std::int64_t current =
-      p == num_entries ? num_cols : static_cast<std::int64_t>(sorted_columns[p]);
-  for (std::int64_t column = previous + 1; column <= current; ++column) {
-    row_map_t[column] = static_cast<Offset>(p);
-  }
 }
 
 // row_of_entry[k] = the row of A holding entry k, written by a group of `lanes` threads per row.
@@ -107,12 +86,6 @@ __global__ void mirror_entries_kernel(const Offset* row_map, const Ordinal* entr
     }
     source_entry[p] = static_cast<Offset>(low);
   }
-}
-
-int significant_bits(std::int64_t value) {
-  int bits = 1;
-  while (bits < 63 && (std::int64_t(1) << bits) <= value) ++bits;
-  return bits;
 }
 
 // Whether A^T mirrors A: one search per entry, no sort (on the 27-point stencil's 110M entries

@@ -227,6 +227,13 @@ inline constexpr int kGroupLoadsInFlight = sizeof(T) >= 16 ? 4 : 8;
 // no registers).
 inline constexpr int kMaxVectorsPerLaunch = 32;
 
+// Auto's transposed calls take the transpose tiles (formats/transpose_tiles.hpp) where a tile's
+// column runs are at most this many an entry. Predicted, not yet measured (DR-29): the tiles move
+// the value, 2 bytes and about 22 a run for each entry; A^T's gathered path moves the value's
+// sector, 8 bytes of indices and x's sector wherever its gathers miss L2. At a quarter run an entry
+// the tiles' ~16 bytes (fp64) are below the gathered path's even where half its gathers hit L2.
+inline constexpr double kTransposeTilesMostRunsPerEntry = 0.25;
+
 // Vector: each lane loads this many entries of its stride before it waits for any (DR-19: 8 lanes
 // of 4 entries ran the stencil in 0.467 ms fp64, 0.369 fp32, against 1.10 ms for CUSP's 32 lanes of
 // one entry; 16 lanes of 2 ran 11-62% slower than 8 of 4).

@@ -1,0 +1,266 @@
+#include <cub/block/block_discontinuity.cuh>
+#include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "device/cuda_check.hpp"
+#include "formats/transpose_tiles.hpp"
+#include "kernels/sorted_columns.cuh"
+
+namespace kspmv::cuda::detail {
+namespace {
+
+constexpr int kTileThreads = 256;
+
+// Where two sorted columns differ, a run starts (cub's own functor is not in every CCCL release).
+struct Differ {
+  template <class Key>
+  __device__ bool operator()(const Key& a, const Key& b) const {
+    return a != b;
+  }
+};
+
+unsigned blocks_for(std::int64_t items) {
+  return static_cast<unsigned>((items + kTileThreads - 1) / kTileThreads);
+}
+
+// Per tile (a block): its positions sorted by column, stably (`order`), its sorted columns for
+// tile_runs_kernel, its run count, and the row of its first entry. Positions past A's last entry
+// get the key num_cols, which sorts after every column.
+template <int kTile, class Ordinal, class Offset>
+__global__ void __launch_bounds__(kTileThreads)
+    sort_tiles_kernel(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
+                      std::int64_t num_cols, std::int64_t num_entries, int end_bit,
+                      std::uint16_t* order, Ordinal* sorted_columns, Offset* tile_run_counts,
+                      Ordinal* tile_first_row) {
+  constexpr int kItems = kTile / kTileThreads;
+  using Key = std::make_unsigned_t<Ordinal>;
+  using Sort = cub::BlockRadixSort<Key, kTileThreads, kItems, std::uint16_t>;
+  using Heads = cub::BlockDiscontinuity<Key, kTileThreads>;
+  using Count = cub::BlockReduce<int, kTileThreads>;
+  __shared__ union {
+    typename Sort::TempStorage sort;
+    typename Heads::TempStorage heads;
+    typename Count::TempStorage count;
+  } temp;
+  const std::int64_t tile = blockIdx.x;
+  const std::int64_t start = tile * kTile;
+  const auto length = static_cast<int>(num_entries - start < kTile ? num_entries - start : kTile);
+  Key keys[kItems];
+  std::uint16_t positions[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int p = static_cast<int>(threadIdx.x) * kItems + i;
+    keys[i] =
+        static_cast<Key>(p < length ? static_cast<std::int64_t>(entries[start + p]) : num_cols);
+    positions[i] = static_cast<std::uint16_t>(p);
+  }
+  Sort(temp.sort).Sort(keys, positions, 0, end_bit);
+  __syncthreads();
+  int head_flags[kItems];
+  Heads(temp.heads).FlagHeads(head_flags, keys, Differ());
+  int heads = 0;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int p = static_cast<int>(threadIdx.x) * kItems + i;
+    if (p < length) {
+      order[start + p] = positions[i];
+      sorted_columns[start + p] = static_cast<Ordinal>(keys[i]);
+      heads += head_flags[i];
+    }
+  }
+  __syncthreads();
+  const int runs = Count(temp.count).Sum(heads);
+  if (threadIdx.x != 0) return;
+  tile_run_counts[tile] = static_cast<Offset>(runs);
+  // The last row starting at or before the tile's first entry (later empty rows start there too,
+  // but hold none of it).
+  std::int64_t low = 0;
+  std::int64_t high = num_rows;
+  while (high - low > 1) {
+    const std::int64_t middle = low + (high - low) / 2;
+    if (static_cast<std::int64_t>(row_map[middle]) <= start) {
+      low = middle;
+    } else {
+      high = middle;
+    }
+  }
+  tile_first_row[tile] = static_cast<Ordinal>(low);
+  if (start + kTile >= num_entries) tile_first_row[tile + 1] = static_cast<Ordinal>(num_rows - 1);
+}
+
+// Per tile: each run's column and end, at the tile's first run onwards.
+template <int kTile, class Ordinal, class Offset>
+__global__ void __launch_bounds__(kTileThreads)
+    tile_runs_kernel(const Ordinal* sorted_columns, std::int64_t num_entries,
+                     const Offset* tile_runs, std::uint16_t* run_ends, Ordinal* run_columns) {
+  constexpr int kItems = kTile / kTileThreads;
+  using Key = std::make_unsigned_t<Ordinal>;
+  using Flags = cub::BlockDiscontinuity<Key, kTileThreads>;
+  using Scan = cub::BlockScan<int, kTileThreads>;
+  __shared__ union {
+    typename Flags::TempStorage flags;
+    typename Scan::TempStorage scan;
+  } temp;
+  const std::int64_t tile = blockIdx.x;
+  const std::int64_t start = tile * kTile;
+  const auto length = static_cast<int>(num_entries - start < kTile ? num_entries - start : kTile);
+  Key keys[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int p = static_cast<int>(threadIdx.x) * kItems + i;
+    keys[i] = p < length ? static_cast<Key>(sorted_columns[start + p]) : ~Key(0);
+  }
+  int head_flags[kItems];
+  int tail_flags[kItems];
+  Flags(temp.flags).FlagHeadsAndTails(head_flags, tail_flags, keys, Differ());
+  __syncthreads();
+  int run_of[kItems];
+  Scan(temp.scan).InclusiveSum(head_flags, run_of);
+  const auto first_run = static_cast<std::int64_t>(tile_runs[tile]);
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int p = static_cast<int>(threadIdx.x) * kItems + i;
+    if (p >= length) continue;
+    const std::int64_t run = first_run + run_of[i] - 1;
+    if (head_flags[i]) run_columns[run] = static_cast<Ordinal>(keys[i]);
+    if (tail_flags[i]) run_ends[run] = static_cast<std::uint16_t>(p + 1);
+  }
+}
+
+template <class Offset>
+__global__ void slot_of_run_kernel(const Offset* sorted_runs, std::int64_t num_runs,
+                                   Offset* run_slot) {
+  const std::int64_t s = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (s < num_runs) run_slot[sorted_runs[s]] = static_cast<Offset>(s);
+}
+
+template <int kTile, class Ordinal, class Offset>
+void sort_tiles(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
+                std::int64_t num_cols, std::int64_t num_entries, std::int64_t num_tiles,
+                std::uint16_t* order, Ordinal* sorted_columns, Offset* tile_run_counts,
+                Ordinal* tile_first_row, cudaStream_t stream) {
+  sort_tiles_kernel<kTile><<<static_cast<unsigned>(num_tiles), kTileThreads, 0, stream>>>(
+      row_map, entries, num_rows, num_cols, num_entries, significant_bits(num_cols + 1), order,
+      sorted_columns, tile_run_counts, tile_first_row);
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+template <int kTile, class Ordinal, class Offset>
+void find_runs(const Ordinal* sorted_columns, std::int64_t num_entries, std::int64_t num_tiles,
+               const Offset* tile_runs, std::uint16_t* run_ends, Ordinal* run_columns,
+               cudaStream_t stream) {
+  tile_runs_kernel<kTile><<<static_cast<unsigned>(num_tiles), kTileThreads, 0, stream>>>(
+      sorted_columns, num_entries, tile_runs, run_ends, run_columns);
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+}
+
+// Threads that sum one column's partials: enough that a column of many tiles (tall and skinny:
+// thousands of partials) is not summed by one thread, few enough that most lanes have work.
+int column_lanes_for(double partials_per_column) {
+  if (partials_per_column < 4) return 1;
+  if (partials_per_column < 512) return 32;
+  return 256;
+}
+
+}  // namespace
+
+// Two passes over the tiles (sort, then runs) with a scan of the run counts between, then a
+// stable radix sort of the runs by column: each column's partials in tile order.
+template <class Ordinal, class Offset>
+TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, const Ordinal* entries,
+                                                      std::int64_t num_rows, std::int64_t num_cols,
+                                                      std::int64_t num_entries, int tile_entries,
+                                                      double most_runs_per_entry,
+                                                      cudaStream_t stream) {
+  TransposeTiles<Ordinal, Offset> t;
+  t.tile_entries = tile_entries;
+  if (num_entries == 0 || num_rows == 0) return t;
+  t.num_tiles = (num_entries + tile_entries - 1) / tile_entries;
+  const auto n = static_cast<std::size_t>(num_entries);
+  const auto tiles = static_cast<std::size_t>(t.num_tiles);
+  DeviceBuffer<std::uint16_t> order(n);
+  DeviceBuffer<Ordinal> sorted_columns(n);
+  DeviceBuffer<Offset> tile_run_counts(tiles + 1);
+  DeviceBuffer<Offset> tile_runs(tiles + 1);
+  DeviceBuffer<Ordinal> tile_first_row(tiles + 1);
+  KSPMV_CUDA_CHECK(
+      cudaMemsetAsync(tile_run_counts.data(), 0, (tiles + 1) * sizeof(Offset), stream));
+  const auto sort =
+      tile_entries == 4096 ? sort_tiles<4096, Ordinal, Offset> : sort_tiles<2048, Ordinal, Offset>;
+  sort(row_map, entries, num_rows, num_cols, num_entries, t.num_tiles, order.data(),
+       sorted_columns.data(), tile_run_counts.data(), tile_first_row.data(), stream);
+  std::size_t scratch_bytes = 0;
+  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, tile_run_counts.data(),
+                                                 tile_runs.data(), t.num_tiles + 1, stream));
+  DeviceBuffer<unsigned char> scan_scratch(scratch_bytes);
+  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_scratch.data(), scratch_bytes,
+                                                 tile_run_counts.data(), tile_runs.data(),
+                                                 t.num_tiles + 1, stream));
+  Offset runs = 0;
+  KSPMV_CUDA_CHECK(cudaMemcpyAsync(&runs, tile_runs.data() + tiles, sizeof(Offset),
+                                   cudaMemcpyDeviceToHost, stream));
+  KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  t.num_runs = static_cast<std::int64_t>(runs);
+  if (t.runs_per_entry(num_entries) > most_runs_per_entry) return t;
+
+  const auto r = static_cast<std::size_t>(t.num_runs);
+  t.run_ends = DeviceBuffer<std::uint16_t>(r);
+  DeviceBuffer<Ordinal> run_columns(r);
+  const auto runs_of =
+      tile_entries == 4096 ? find_runs<4096, Ordinal, Offset> : find_runs<2048, Ordinal, Offset>;
+  runs_of(sorted_columns.data(), num_entries, t.num_tiles, tile_runs.data(), t.run_ends.data(),
+          run_columns.data(), stream);
+  // The runs sorted by column, stably: each column's partials in tile order.
+  DeviceBuffer<Ordinal> other_columns(r);
+  DeviceBuffer<Offset> sorted_runs(r);
+  DeviceBuffer<Offset> other_runs(r);
+  iota_kernel<<<blocks_for(t.num_runs), kTileThreads, 0, stream>>>(sorted_runs.data(), t.num_runs);
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  cub::DoubleBuffer<Ordinal> columns(run_columns.data(), other_columns.data());
+  cub::DoubleBuffer<Offset> run_order(sorted_runs.data(), other_runs.data());
+  const int end_bit = significant_bits(num_cols);
+  scratch_bytes = 0;
+  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, scratch_bytes, columns, run_order,
+                                                   t.num_runs, 0, end_bit, stream));
+  DeviceBuffer<unsigned char> sort_scratch(scratch_bytes);
+  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_scratch.data(), scratch_bytes, columns,
+                                                   run_order, t.num_runs, 0, end_bit, stream));
+  t.run_slot = DeviceBuffer<Offset>(r);
+  slot_of_run_kernel<<<blocks_for(t.num_runs), kTileThreads, 0, stream>>>(
+      run_order.Current(), t.num_runs, t.run_slot.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  t.column_slots = DeviceBuffer<Offset>(static_cast<std::size_t>(num_cols) + 1);
+  column_starts_kernel<<<blocks_for(t.num_runs + 1), kTileThreads, 0, stream>>>(
+      columns.Current(), t.num_runs, num_cols, t.column_slots.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  t.column_lanes = column_lanes_for(static_cast<double>(t.num_runs) /
+                                    static_cast<double>(num_cols > 0 ? num_cols : 1));
+  t.order = std::move(order);
+  t.tile_runs = std::move(tile_runs);
+  t.tile_first_row = std::move(tile_first_row);
+  // The temporaries are freed on return: wait until the device is done with them.
+  KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return t;
+}
+
+#define KSPMV_INSTANTIATE_TILES(ORDINAL, OFFSET)                                            \
+  template TransposeTiles<ORDINAL, OFFSET> build_transpose_tiles<ORDINAL, OFFSET>(          \
+      const OFFSET*, const ORDINAL*, std::int64_t, std::int64_t, std::int64_t, int, double, \
+      cudaStream_t);
+KSPMV_INSTANTIATE_TILES(std::int32_t, std::int32_t)
+KSPMV_INSTANTIATE_TILES(std::int32_t, std::int64_t)
+KSPMV_INSTANTIATE_TILES(std::int32_t, std::size_t)
+KSPMV_INSTANTIATE_TILES(std::int64_t, std::int32_t)
+KSPMV_INSTANTIATE_TILES(std::int64_t, std::int64_t)
+KSPMV_INSTANTIATE_TILES(std::int64_t, std::size_t)
+#undef KSPMV_INSTANTIATE_TILES
+
+}  // namespace kspmv::cuda::detail

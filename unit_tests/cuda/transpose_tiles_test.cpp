@@ -1,0 +1,207 @@
+// Auto's transposed calls through transpose tiles (formats/transpose_tiles.hpp) against the
+// reference: tall and skinny matrices, bands with empty rows and a row that spans several tiles,
+// columns no entry uses, a matrix of one partial tile; modes T and H, one vector and three in
+// either layout, beta zero (y poisoned) and not; 100 calls bitwise identical; and the tiles
+// declined where columns are random.
+
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "device_harness.hpp"
+
+namespace kspmv::cuda::testing {
+namespace {
+
+using kspmv::testing::fresh_seed;
+using kspmv::testing::random_value;
+using kspmv::testing::seed_message;
+
+template <class Types>
+class CudaTransposeTilesTest : public ::testing::Test {
+ protected:
+  using Value = std::tuple_element_t<0, Types>;
+  using Index = std::tuple_element_t<1, Types>;
+  using RowOffset = std::tuple_element_t<2, Types>;
+  using Csr = HostCsr<Value, Index, RowOffset>;
+
+  template <class Columns>
+  Csr with_columns(std::int64_t rows, std::int64_t cols, Columns&& columns) {
+    return kspmv::testing::csr_with_columns<Value, Index, RowOffset>(rows, cols, columns, rng);
+  }
+
+  // `per_row` random columns a row out of the first `used` of `cols`.
+  Csr tall_and_skinny(std::int64_t rows, std::int64_t cols, std::int64_t used,
+                      std::int64_t per_row) {
+    std::uniform_int_distribution<std::int64_t> column(0, used - 1);
+    return with_columns(rows, cols, [&](std::int64_t) {
+      std::vector<std::int64_t> row(static_cast<std::size_t>(per_row));
+      for (auto& c : row) c = column(rng);
+      return row;
+    });
+  }
+
+  // Nine columns around the diagonal, every seventh row empty, and one row of `long_row` entries
+  // (consecutive columns) that spans several tiles.
+  Csr band_with_gaps(std::int64_t rows, std::int64_t long_row) {
+    return with_columns(rows, rows, [&](std::int64_t i) {
+      std::vector<std::int64_t> row;
+      if (i == rows / 2) {
+        for (std::int64_t k = 0; k < long_row; ++k)
+          row.push_back((i - long_row / 2 + k + rows) % rows);
+      } else if (i % 7 != 3) {
+        for (std::int64_t c = i - 4; c <= i + 4; ++c) {
+          if (c >= 0 && c < rows) row.push_back(c);
+        }
+      }
+      return row;
+    });
+  }
+
+  // Rows only in the middle third, four entries each among 32 columns.
+  Csr middle_rows(std::int64_t rows) {
+    return with_columns(rows, 32, [&](std::int64_t i) {
+      std::vector<std::int64_t> row;
+      if (i >= rows / 3 && i < 2 * rows / 3) {
+        for (std::int64_t k = 0; k < 4; ++k) row.push_back((i * 5 + k * 7) % 32);
+      }
+      return row;
+    });
+  }
+
+  // Mode T and H, one and three vectors in both layouts, beta zero and random, through a fresh
+  // Auto plan each; the plan must have taken the tiles.
+  void expect_tiles_equal_reference(const Csr& host) {
+    const DeviceCsr<Value, Index, RowOffset> A(host);
+    Stream stream;
+    for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
+      for (const std::int64_t vectors : {1, 3}) {
+        for (const bool right : {false, true}) {
+          for (const bool beta_zero : {true, false}) {
+            SCOPED_TRACE(std::string("mode ") + to_string(mode) + ", " + std::to_string(vectors) +
+                         (right ? " vectors LayoutRight" : " vectors LayoutLeft") +
+                         (beta_zero ? ", beta 0" : ""));
+            Plan<Value, Index, RowOffset> plan(A.matrix(), Algorithm::Auto, stream.get());
+            const Layout layout{right, 0, 0};
+            const Value beta = beta_zero ? Value(0) : random_value<Value>(rng);
+            EXPECT_EQ(check_apply(plan, A, host, mode, random_value<Value>(rng), beta, vectors,
+                                  layout, layout, rng),
+                      "");
+            EXPECT_NE(plan.describe().find("transpose tiles of"), std::string::npos)
+                << plan.describe();
+          }
+        }
+      }
+    }
+  }
+
+  std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng{seed};
+};
+
+using Types = ::testing::Types<std::tuple<double, std::int32_t, std::int32_t>,
+                               std::tuple<float, std::int64_t, std::int64_t>,
+                               std::tuple<std::complex<double>, std::int32_t, std::size_t>,
+                               std::tuple<std::complex<float>, std::int64_t, std::int32_t>>;
+TYPED_TEST_SUITE(CudaTransposeTilesTest, Types);
+
+TYPED_TEST(CudaTransposeTilesTest, TallAndSkinnyEqualsTheReference) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  this->expect_tiles_equal_reference(this->tall_and_skinny(20000, 64, 64, 16));
+  SCOPED_TRACE("columns 48 to 99 unused");
+  this->expect_tiles_equal_reference(this->tall_and_skinny(7000, 100, 48, 5));
+}
+
+TYPED_TEST(CudaTransposeTilesTest, BandsEmptyRowsAndLongRowsEqualTheReference) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  this->expect_tiles_equal_reference(this->band_with_gaps(30000, 10000));
+  SCOPED_TRACE("empty rows first and last");
+  this->expect_tiles_equal_reference(this->middle_rows(9000));
+}
+
+// Fewer entries than one tile, and exactly one tile of 2048 (two where tiles hold 4096).
+TYPED_TEST(CudaTransposeTilesTest, OnePartialTileEqualsTheReference) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  this->expect_tiles_equal_reference(this->with_columns(5, 3, [](std::int64_t) {
+    return std::vector<std::int64_t>{0, 1, 2};
+  }));
+  this->expect_tiles_equal_reference(this->with_columns(128, 16, [](std::int64_t i) {
+    std::vector<std::int64_t> row(16);
+    for (std::int64_t k = 0; k < 16; ++k) row[static_cast<std::size_t>(k)] = (k * 3 + i) % 16;
+    return row;
+  }));
+}
+
+TYPED_TEST(CudaTransposeTilesTest, CallsWithoutAPlanTakeTheTiles) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  const auto host = this->tall_and_skinny(20000, 64, 64, 16);
+  using Scalar = typename TestFixture::Value;
+  for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
+    EXPECT_EQ(check_without_plan(host, mode, random_value<Scalar>(this->rng), Scalar(0), this->rng),
+              "");
+  }
+}
+
+TEST(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
+      50000, 256, kspmv::testing::RowShape{0, 32}, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+  Stream stream;
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  const auto x = kspmv::testing::random_block<double>(host.num_rows, 1, rng);
+  const DeviceBlock<double> x_device(x, kContiguous);
+  const Block<double> y0{host.num_cols, 1, std::vector<double>(host.num_cols, 0.0)};
+  std::vector<double> first;
+  for (int call = 0; call < 100; ++call) {
+    const DeviceBlock<double> y(y0, kContiguous);
+    plan.apply(Mode::Transpose, 1.5, A.matrix(), x_device.const_block(), 0.0, y.block(),
+               stream.get());
+    stream.synchronize();
+    bool outside_untouched = false;
+    const auto got = y.download(outside_untouched);
+    if (call == 0) {
+      first = got.data;
+      EXPECT_EQ(
+          reference::compare(
+              reference::spmv(Mode::Transpose, 1.5, kspmv::testing::arrays(host), x, 0.0, y0), got),
+          "");
+    } else {
+      ASSERT_EQ(std::memcmp(first.data(), got.data.data(), first.size() * sizeof(double)), 0)
+          << "call " << call << " differs from the first";
+    }
+  }
+  EXPECT_NE(plan.describe().find("transpose tiles of"), std::string::npos) << plan.describe();
+}
+
+TEST(CudaTransposeTiles, DeclinedWhereColumnsAreRandom) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
+      40000, 40000, kspmv::testing::RowShape{4, 12}, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+  Stream stream;
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  EXPECT_EQ(check_apply(plan, A, host, Mode::Transpose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
+            "");
+  EXPECT_NE(plan.describe().find("A^T built"), std::string::npos) << plan.describe();
+  EXPECT_NE(plan.describe().find("transpose tiles declined"), std::string::npos) << plan.describe();
+}
+
+}  // namespace
+}  // namespace kspmv::cuda::testing
