@@ -12,7 +12,9 @@
 
 #include "device/cuda_check.hpp"
 #include "formats/transpose_tiles.hpp"
+#include "instantiate/index_types.hpp"
 #include "kernels/sorted_columns.cuh"
+#include "kernels/transpose_tiles_kernels.cuh"
 
 namespace kspmv::cuda::detail {
 namespace {
@@ -51,8 +53,7 @@ __global__ void __launch_bounds__(kTileThreads)
     typename Count::TempStorage count;
   } temp;
   const std::int64_t tile = blockIdx.x;
-  const std::int64_t start = tile * kTile;
-  const auto length = static_cast<int>(num_entries - start < kTile ? num_entries - start : kTile);
+  const auto [start, length] = tile_extent<kTile>(num_entries);
   Key keys[kItems];
   std::uint16_t positions[kItems];
 #pragma unroll
@@ -110,8 +111,7 @@ __global__ void __launch_bounds__(kTileThreads)
     typename Scan::TempStorage scan;
   } temp;
   const std::int64_t tile = blockIdx.x;
-  const std::int64_t start = tile * kTile;
-  const auto length = static_cast<int>(num_entries - start < kTile ? num_entries - start : kTile);
+  const auto [start, length] = tile_extent<kTile>(num_entries);
   Key keys[kItems];
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
@@ -255,12 +255,7 @@ TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, con
   template TransposeTiles<ORDINAL, OFFSET> build_transpose_tiles<ORDINAL, OFFSET>(          \
       const OFFSET*, const ORDINAL*, std::int64_t, std::int64_t, std::int64_t, int, double, \
       cudaStream_t);
-KSPMV_INSTANTIATE_TILES(std::int32_t, std::int32_t)
-KSPMV_INSTANTIATE_TILES(std::int32_t, std::int64_t)
-KSPMV_INSTANTIATE_TILES(std::int32_t, std::size_t)
-KSPMV_INSTANTIATE_TILES(std::int64_t, std::int32_t)
-KSPMV_INSTANTIATE_TILES(std::int64_t, std::int64_t)
-KSPMV_INSTANTIATE_TILES(std::int64_t, std::size_t)
+KSPMV_FOR_EACH_INDEX_PAIR(KSPMV_INSTANTIATE_TILES)
 #undef KSPMV_INSTANTIATE_TILES
 
 }  // namespace kspmv::cuda::detail

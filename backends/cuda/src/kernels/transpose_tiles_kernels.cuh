@@ -19,6 +19,17 @@ struct LargerRow {
   __device__ int operator()(int a, int b) const { return a > b ? a : b; }
 };
 
+// The entries of the tile block blockIdx.x owns: kTile of them from its start, fewer at A's end.
+struct TileExtent {
+  std::int64_t start;
+  int length;
+};
+template <int kTile>
+__device__ inline TileExtent tile_extent(std::int64_t num_entries) {
+  const std::int64_t start = static_cast<std::int64_t>(blockIdx.x) * kTile;
+  return {start, static_cast<int>(num_entries - start < kTile ? num_entries - start : kTile)};
+}
+
 // T: the vectors' device type; V: the matrix values' (T or its single precision counterpart).
 template <class T, class V, class Ordinal, class Offset>
 struct TilePartialsArguments {
@@ -48,9 +59,7 @@ __global__ void __launch_bounds__(kTransposeTileThreads)
   __shared__ std::uint16_t order[kTile];
   __shared__ typename Scan::TempStorage scan;
   const std::int64_t tile = blockIdx.x;
-  const std::int64_t start = tile * kTile;
-  const auto length =
-      static_cast<int>(a.num_entries - start < kTile ? a.num_entries - start : kTile);
+  const auto [start, length] = tile_extent<kTile>(a.num_entries);
   const auto first_row = static_cast<std::int64_t>(a.tile_first_row[tile]);
   const auto last_row = static_cast<std::int64_t>(a.tile_first_row[tile + 1]);
   for (int p = threadIdx.x; p < kTile; p += kTransposeTileThreads) row_in_tile[p] = 0;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "device/cuda_check.hpp"
+#include "instantiate/index_types.hpp"
 #include "kernels/sorted_columns.cuh"
 #include "plan/choice.hpp"
 #include "plan/transposed_structure.hpp"
@@ -176,12 +177,7 @@ TransposedStructure<Ordinal, Offset> transpose_structure(
 #define KSPMV_INSTANTIATE_TRANSPOSE(ORDINAL, OFFSET)                                  \
   template TransposedStructure<ORDINAL, OFFSET> transpose_structure<ORDINAL, OFFSET>( \
       const OFFSET*, const ORDINAL*, std::int64_t, std::int64_t, std::int64_t, cudaStream_t);
-KSPMV_INSTANTIATE_TRANSPOSE(std::int32_t, std::int32_t)
-KSPMV_INSTANTIATE_TRANSPOSE(std::int32_t, std::int64_t)
-KSPMV_INSTANTIATE_TRANSPOSE(std::int32_t, std::size_t)
-KSPMV_INSTANTIATE_TRANSPOSE(std::int64_t, std::int32_t)
-KSPMV_INSTANTIATE_TRANSPOSE(std::int64_t, std::int64_t)
-KSPMV_INSTANTIATE_TRANSPOSE(std::int64_t, std::size_t)
+KSPMV_FOR_EACH_INDEX_PAIR(KSPMV_INSTANTIATE_TRANSPOSE)
 #undef KSPMV_INSTANTIATE_TRANSPOSE
 
 }  // namespace kspmv::cuda::detail
