@@ -80,13 +80,19 @@ class TransposedOperator {
     const TransposeTiles<Ordinal, Offset>& t = *tiles_;
     const auto num_cols = static_cast<std::int64_t>(call.y.num_rows);
     for (std::int64_t j = 0; j < call.x.num_vectors; ++j) {
-      const TilePartialsArguments<T, V, Ordinal, Offset> args{
-          row_map_,           to_device(a_values),
-          num_entries_,       to_device(call.x.data) + j * call.x.col_stride,
-          call.x.row_stride,  call.mode == Mode::ConjugateTranspose,
-          t.order.data(),     t.run_ends.data(),
-          t.tile_runs.data(), t.tile_first_row.data(),
-          t.run_slot.data(),  partials_.data()};
+      TilePartialsArguments<T, V, Ordinal, Offset> args;
+      args.row_map = row_map_;
+      args.values = to_device(a_values);
+      args.num_entries = num_entries_;
+      args.x = to_device(call.x.data) + j * call.x.col_stride;
+      args.x_stride = call.x.row_stride;
+      args.conjugate = call.mode == Mode::ConjugateTranspose;
+      args.order = t.order.data();
+      args.run_ends = t.run_ends.data();
+      args.tile_runs = t.tile_runs.data();
+      args.tile_first_row = t.tile_first_row.data();
+      args.run_slot = t.run_slot.data();
+      args.partials = partials_.data();
       tile_partials_kernel<kTile>
           <<<static_cast<unsigned>(t.num_tiles), kTransposeTileThreads, 0, stream>>>(args);
       KSPMV_CUDA_CHECK(cudaGetLastError());
@@ -111,7 +117,7 @@ class TransposedOperator {
 
   // The plan of A^T's rows: its own, or A's where A^T mirrors A.
   const APlan& rows_plan(const APlan& a_plan) const { return own_plan_ ? *own_plan_ : a_plan; }
-  bool mirrors_a() const { return !own_plan_; }
+  bool mirrors_a() const { return !tiles_ && !own_plan_; }
 
   // A^T's rows with A's values (given) gathered through the permutation.
   typename APlan::Rows rows_gathering(const APlan& a_plan, const MatrixScalar* a_values) const {
