@@ -110,7 +110,12 @@ def chart(run, path):
     figure, axes = plt.subplots(figsize=(8, 0.28 * len(matrices) + 1.4))
     values = [ratios[m][0] for m in matrices]
     colours = ["tab:blue" if GENERATED.match(m) else "tab:orange" for m in matrices]
-    axes.barh(range(len(matrices)), values, color=colours, left=0)
+    # Past a tenfold spread a linear axis flattens every bar below 1x: log, bars from a floor.
+    floor = 0.0
+    if max(values) > 10 * min(values):
+        axes.set_xscale("log")
+        floor = min(0.5, 0.8 * min(values))
+    axes.barh(range(len(matrices)), [v - floor for v in values], color=colours, left=floor)
     axes.axvline(1.0, color="black", linewidth=1)
     axes.set_yticks(range(len(matrices)))
     axes.set_yticklabels(matrices, fontsize=8)
