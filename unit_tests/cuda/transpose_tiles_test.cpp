@@ -1,8 +1,8 @@
 // Auto's transposed calls through transpose tiles (formats/transpose_tiles.hpp) against the
 // reference: tall and skinny matrices, bands with empty rows and a row that spans several tiles,
 // columns no entry uses, a matrix of one partial tile; modes T and H, one vector and three in
-// either layout, beta zero (y poisoned) and not; 100 calls bitwise identical; and the tiles
-// declined where columns are random.
+// either layout, beta zero (y poisoned) and not; 100 calls bitwise identical; the tiles declined
+// where columns are random, by a sample of tiles on large matrices.
 
 #include <gtest/gtest.h>
 
@@ -201,6 +201,42 @@ TEST(CudaTransposeTiles, DeclinedWhereColumnsAreRandom) {
             "");
   EXPECT_NE(plan.describe().find("A^T built"), std::string::npos) << plan.describe();
   EXPECT_NE(plan.describe().find("transpose tiles declined"), std::string::npos) << plan.describe();
+}
+
+// Past 256 tiles a sample of 64 tiles decides first: it declines random columns without the whole
+// sort, and passes a tall and skinny matrix on to it.
+TEST(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  Stream stream;
+  const auto random = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
+      100000, 100000, kspmv::testing::RowShape{4, 12}, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> declined(random);
+  Plan<double, std::int32_t, std::int32_t> sampled(declined.matrix(), Algorithm::Auto,
+                                                   stream.get());
+  EXPECT_EQ(check_apply(sampled, declined, random, Mode::Transpose, 1.0, 0.0, 1, kContiguous,
+                        kContiguous, rng),
+            "");
+  EXPECT_NE(sampled.describe().find("in a sample of tiles"), std::string::npos)
+      << sampled.describe();
+
+  std::uniform_int_distribution<std::int64_t> column(0, 127);
+  const auto skinny = kspmv::testing::csr_with_columns<double, std::int32_t, std::int32_t>(
+      40000, 128,
+      [&](std::int64_t) {
+        std::vector<std::int64_t> row(16);
+        for (auto& c : row) c = column(rng);
+        return row;
+      },
+      rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> kept(skinny);
+  Plan<double, std::int32_t, std::int32_t> tiles(kept.matrix(), Algorithm::Auto, stream.get());
+  EXPECT_EQ(
+      check_apply(tiles, kept, skinny, Mode::Transpose, 1.0, 0.5, 1, kContiguous, kContiguous, rng),
+      "");
+  EXPECT_NE(tiles.describe().find("transpose tiles of"), std::string::npos) << tiles.describe();
 }
 
 }  // namespace

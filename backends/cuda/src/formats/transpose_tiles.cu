@@ -5,6 +5,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -33,15 +34,16 @@ unsigned blocks_for(std::int64_t items) {
   return static_cast<unsigned>((items + kTileThreads - 1) / kTileThreads);
 }
 
-// Per tile (a block): its positions sorted by column, stably (`order`), its sorted columns for
-// tile_runs_kernel, its run count, and the row of its first entry. Positions past A's last entry
-// get the key num_cols, which sorts after every column.
+// Per tile (a block, the tile blockIdx.x * tile_step): its positions sorted by column, stably
+// (`order`), its sorted columns for tile_runs_kernel, its run count (at blockIdx.x), and the row of
+// its first entry. Positions past A's last entry get the key num_cols, which sorts after every
+// column. A sample (tile_step > 1) counts runs only: it passes null for the rest.
 template <int kTile, class Ordinal, class Offset>
 __global__ void __launch_bounds__(kTileThreads)
     sort_tiles_kernel(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
                       std::int64_t num_cols, std::int64_t num_entries, int end_bit,
-                      std::uint16_t* order, Ordinal* sorted_columns, Offset* tile_run_counts,
-                      Ordinal* tile_first_row) {
+                      std::int64_t tile_step, std::uint16_t* order, Ordinal* sorted_columns,
+                      Offset* tile_run_counts, Ordinal* tile_first_row) {
   constexpr int kItems = kTile / kTileThreads;
   using Key = std::make_unsigned_t<Ordinal>;
   using Sort = cub::BlockRadixSort<Key, kTileThreads, kItems, std::uint16_t>;
@@ -52,8 +54,8 @@ __global__ void __launch_bounds__(kTileThreads)
     typename Heads::TempStorage heads;
     typename Count::TempStorage count;
   } temp;
-  const std::int64_t tile = blockIdx.x;
-  const auto [start, length] = tile_extent<kTile>(num_entries);
+  const std::int64_t tile = blockIdx.x * tile_step;
+  const auto [start, length] = tile_extent<kTile>(tile, num_entries);
   Key keys[kItems];
   std::uint16_t positions[kItems];
 #pragma unroll
@@ -72,15 +74,18 @@ __global__ void __launch_bounds__(kTileThreads)
   for (int i = 0; i < kItems; ++i) {
     const int p = static_cast<int>(threadIdx.x) * kItems + i;
     if (p < length) {
-      order[start + p] = positions[i];
-      sorted_columns[start + p] = static_cast<Ordinal>(keys[i]);
+      if (order != nullptr) {
+        order[start + p] = positions[i];
+        sorted_columns[start + p] = static_cast<Ordinal>(keys[i]);
+      }
       heads += head_flags[i];
     }
   }
   __syncthreads();
   const int runs = Count(temp.count).Sum(heads);
   if (threadIdx.x != 0) return;
-  tile_run_counts[tile] = static_cast<Offset>(runs);
+  tile_run_counts[blockIdx.x] = static_cast<Offset>(runs);
+  if (tile_first_row == nullptr) return;
   // The last row starting at or before the tile's first entry (later empty rows start there too,
   // but hold none of it).
   std::int64_t low = 0;
@@ -111,7 +116,7 @@ __global__ void __launch_bounds__(kTileThreads)
     typename Scan::TempStorage scan;
   } temp;
   const std::int64_t tile = blockIdx.x;
-  const auto [start, length] = tile_extent<kTile>(num_entries);
+  const auto [start, length] = tile_extent<kTile>(tile, num_entries);
   Key keys[kItems];
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
@@ -142,14 +147,15 @@ __global__ void slot_of_run_kernel(const Offset* sorted_runs, std::int64_t num_r
   if (s < num_runs) run_slot[sorted_runs[s]] = static_cast<Offset>(s);
 }
 
+// `tiles` tiles, every tile_step-th from the first.
 template <int kTile, class Ordinal, class Offset>
 void sort_tiles(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
-                std::int64_t num_cols, std::int64_t num_entries, std::int64_t num_tiles,
-                std::uint16_t* order, Ordinal* sorted_columns, Offset* tile_run_counts,
-                Ordinal* tile_first_row, cudaStream_t stream) {
-  sort_tiles_kernel<kTile><<<static_cast<unsigned>(num_tiles), kTileThreads, 0, stream>>>(
-      row_map, entries, num_rows, num_cols, num_entries, significant_bits(num_cols + 1), order,
-      sorted_columns, tile_run_counts, tile_first_row);
+                std::int64_t num_cols, std::int64_t num_entries, std::int64_t tiles,
+                std::int64_t tile_step, std::uint16_t* order, Ordinal* sorted_columns,
+                Offset* tile_run_counts, Ordinal* tile_first_row, cudaStream_t stream) {
+  sort_tiles_kernel<kTile><<<static_cast<unsigned>(tiles), kTileThreads, 0, stream>>>(
+      row_map, entries, num_rows, num_cols, num_entries, significant_bits(num_cols + 1), tile_step,
+      order, sorted_columns, tile_run_counts, tile_first_row);
   KSPMV_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -172,8 +178,36 @@ int column_lanes_for(double partials_per_column) {
 
 }  // namespace
 
-// Two passes over the tiles (sort, then runs) with a scan of the run counts between, then a
-// stable radix sort of the runs by column: each column's partials in tile order.
+// Runs / entries of kSampleTiles whole tiles spread evenly over A, or -1 where A has too few tiles
+// for a sample to save anything. Waits for the stream.
+constexpr std::int64_t kSampleTiles = 64;
+template <class Ordinal, class Offset>
+double sampled_runs_per_entry(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
+                              std::int64_t num_cols, std::int64_t num_entries,
+                              std::int64_t num_tiles, int tile_entries, cudaStream_t stream) {
+  if (num_tiles < 4 * kSampleTiles) return -1;
+  // The last sampled tile, (kSampleTiles - 1) * step, comes before the last tile, the only partial
+  // one: every sampled tile is whole.
+  const std::int64_t step = num_tiles / kSampleTiles;
+  DeviceBuffer<Offset> run_counts(kSampleTiles);
+  const auto sort =
+      tile_entries == 4096 ? sort_tiles<4096, Ordinal, Offset> : sort_tiles<2048, Ordinal, Offset>;
+  sort(row_map, entries, num_rows, num_cols, num_entries, kSampleTiles, step, nullptr, nullptr,
+       run_counts.data(), nullptr, stream);
+  Offset counts[kSampleTiles];
+  KSPMV_CUDA_CHECK(
+      cudaMemcpyAsync(counts, run_counts.data(), sizeof counts, cudaMemcpyDeviceToHost, stream));
+  KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  double runs = 0;
+  for (const Offset count : counts) runs += static_cast<double>(count);
+  return runs / static_cast<double>(kSampleTiles * tile_entries);
+}
+
+// A sample of the tiles first: where its runs / entries exceeds the limit, the tiles are declined
+// without sorting all of A (the whole sort took up to 3 ms on 48M entries, DR-29); a matrix near
+// the limit may fall either side, as it would for a limit a little off. Else two passes over the
+// tiles (sort, then runs) with a scan of the run counts between, then a stable radix sort of the
+// runs by column: each column's partials in tile order.
 template <class Ordinal, class Offset>
 TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, const Ordinal* entries,
                                                       std::int64_t num_rows, std::int64_t num_cols,
@@ -184,6 +218,13 @@ TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, con
   t.tile_entries = tile_entries;
   if (num_entries == 0 || num_rows == 0) return t;
   t.num_tiles = (num_entries + tile_entries - 1) / tile_entries;
+  const double sampled = sampled_runs_per_entry(row_map, entries, num_rows, num_cols, num_entries,
+                                                t.num_tiles, tile_entries, stream);
+  if (sampled > most_runs_per_entry) {
+    t.num_runs = std::llround(sampled * static_cast<double>(num_entries));
+    t.runs_sampled = true;
+    return t;
+  }
   const auto n = static_cast<std::size_t>(num_entries);
   const auto tiles = static_cast<std::size_t>(t.num_tiles);
   DeviceBuffer<std::uint16_t> order(n);
@@ -195,7 +236,7 @@ TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, con
       cudaMemsetAsync(tile_run_counts.data(), 0, (tiles + 1) * sizeof(Offset), stream));
   const auto sort =
       tile_entries == 4096 ? sort_tiles<4096, Ordinal, Offset> : sort_tiles<2048, Ordinal, Offset>;
-  sort(row_map, entries, num_rows, num_cols, num_entries, t.num_tiles, order.data(),
+  sort(row_map, entries, num_rows, num_cols, num_entries, t.num_tiles, 1, order.data(),
        sorted_columns.data(), tile_run_counts.data(), tile_first_row.data(), stream);
   std::size_t scratch_bytes = 0;
   KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, tile_run_counts.data(),

@@ -29,6 +29,7 @@ struct TransposeTiles {
   DeviceBuffer<Offset> run_slot;         // per run, its partial's place in column order
   DeviceBuffer<Offset> column_slots;     // num_cols + 1: each column's first partial
   int column_lanes = 1;                  // threads that sum one column's partials
+  bool runs_sampled = false;             // num_runs scaled from a sample of tiles (then declined)
 
   double runs_per_entry(std::int64_t num_entries) const {
     return num_entries == 0 ? 0.0
@@ -45,7 +46,8 @@ constexpr int transpose_tile_entries() {
 
 // The tiles of A (rows in increasing order of entry, as CSR stores them). Waits for the stream.
 // Returns only the run count, with nothing else allocated, where runs / entries exceeds
-// `most_runs_per_entry` (then the tiles would not pay).
+// `most_runs_per_entry` (then the tiles would not pay); that count is estimated from a sample of
+// tiles where the sample alone exceeds it clearly.
 template <class Ordinal, class Offset>
 TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, const Ordinal* entries,
                                                       std::int64_t num_rows, std::int64_t num_cols,

@@ -19,14 +19,14 @@ struct LargerRow {
   __device__ int operator()(int a, int b) const { return a > b ? a : b; }
 };
 
-// The entries of the tile block blockIdx.x owns: kTile of them from its start, fewer at A's end.
+// The entries of a tile: kTile of them from its start, fewer at A's end.
 struct TileExtent {
   std::int64_t start;
   int length;
 };
 template <int kTile>
-__device__ inline TileExtent tile_extent(std::int64_t num_entries) {
-  const std::int64_t start = static_cast<std::int64_t>(blockIdx.x) * kTile;
+__device__ inline TileExtent tile_extent(std::int64_t tile, std::int64_t num_entries) {
+  const std::int64_t start = tile * kTile;
   return {start, static_cast<int>(num_entries - start < kTile ? num_entries - start : kTile)};
 }
 
@@ -59,7 +59,7 @@ __global__ void __launch_bounds__(kTransposeTileThreads)
   __shared__ std::uint16_t order[kTile];
   __shared__ typename Scan::TempStorage scan;
   const std::int64_t tile = blockIdx.x;
-  const auto [start, length] = tile_extent<kTile>(a.num_entries);
+  const auto [start, length] = tile_extent<kTile>(tile, a.num_entries);
   const auto first_row = static_cast<std::int64_t>(a.tile_first_row[tile]);
   const auto last_row = static_cast<std::int64_t>(a.tile_first_row[tile + 1]);
   for (int p = threadIdx.x; p < kTile; p += kTransposeTileThreads) row_in_tile[p] = 0;

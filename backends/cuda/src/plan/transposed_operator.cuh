@@ -51,6 +51,7 @@ class TransposedOperator {
           A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan), a_plan.num_entries(),
           transpose_tile_entries<device_t<Scalar>>(), kTransposeTilesMostRunsPerEntry, stream);
       tried_runs_per_entry_ = tiles.runs_per_entry(a_plan.num_entries());
+      runs_sampled_ = tiles.runs_sampled;
       if (tiles.order.size() > 0) {
         partials_ = DeviceBuffer<device_t<Scalar>>(static_cast<std::size_t>(tiles.num_runs));
         tiles_ = std::make_unique<TransposeTiles<Ordinal, Offset>>(std::move(tiles));
@@ -166,8 +167,9 @@ class TransposedOperator {
     }
     const std::string tiles_declined =
         tried_runs_per_entry_ > 0
-            ? " (transpose tiles declined: " + runs_text(tried_runs_per_entry_) +
-                  " column runs an entry)"
+            ? " (transpose tiles declined: " + std::string(runs_sampled_ ? "about " : "") +
+                  runs_text(tried_runs_per_entry_) + " column runs an entry" +
+                  (runs_sampled_ ? " in a sample of tiles)" : ")")
             : "";
     return (own_plan_ ? "A^T built, " + own_plan_->describe()
                       : "A's pattern is symmetric, A^T read through A's structure and plan") +
@@ -188,6 +190,7 @@ class TransposedOperator {
   const Offset* row_map_ = nullptr;
   std::int64_t num_entries_ = 0;
   double tried_runs_per_entry_ = 0;                         // 0: the tiles were not tried
+  bool runs_sampled_ = false;                               // tried on a sample of tiles only
   std::unique_ptr<TransposeTiles<Ordinal, Offset>> tiles_;  // null unless Auto chose them
   DeviceBuffer<device_t<Scalar>> partials_;
   TransposedStructure<Ordinal, Offset> structure_;
