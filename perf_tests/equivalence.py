@@ -24,7 +24,8 @@ builds match and kept (and named) when they do not. A driver against itself (--d
 sums without floating-point atomics, so they should be.
 
 Only kspmv's records are compared (the baselines' libraries are the same in both builds, and
-cuSPARSE need not be reproducible), by name matrix/backend/algorithm/precision/operation, each by
+cuSPARSE need not be reproducible), except those with determinism off (algorithm `Auto_atomic`:
+atomic adds), by name matrix/backend/algorithm/precision/operation, each by
 its first measured repetition (Google Benchmark's aggregates left out; every repetition reports the
 same y_hash, which perf_json checks). A record differs when its y_hash, its plan or what Auto
 chose differ, or when it computed a wrong result in either build (no y to compare); it is missing
@@ -59,6 +60,10 @@ CONTEXT = (("device", lambda run: run["device"]["name"]),
            ("scale", lambda run: run["parameters"]["scale"]))
 
 
+# kspmv's records whose y may differ between runs by design (determinism turned off).
+NOT_REPRODUCIBLE_SUFFIX = "_atomic"
+
+
 class BadInput(RuntimeError):
     pass
 
@@ -66,7 +71,9 @@ class BadInput(RuntimeError):
 def kspmv_records(run, where):
     """{record key: record} of kspmv's records of a run; BadInput when there is nothing to
     compare."""
-    records = {r["key"]: r for r in run["records"] if r["backend"] == perf_json.KSPMV_BACKEND}
+    records = {r["key"]: r for r in run["records"]
+               if r["backend"] == perf_json.KSPMV_BACKEND
+               and not r["algorithm"].endswith(NOT_REPRODUCIBLE_SUFFIX)}
     if not records:
         raise BadInput(f"{where}: no kspmv records")
     if all(r["y_hash"] is None for r in records.values() if r["correct"]):

@@ -47,6 +47,9 @@ bool has_graph_record(const Operation& operation) {
 const std::string kGraphAlgorithm = to_string(Algorithm::Auto) + "_graph";
 // Transposed operations: Auto with A's values declared constant (a transposed copy kept).
 const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_constant_values";
+// Transposed operations: Auto with determinism off (atomic adds where the tiles do not serve). Its
+// y is not reproducible: equivalence.py leaves "_atomic" records out.
+const std::string kAtomicAlgorithm = to_string(Algorithm::Auto) + "_atomic";
 
 // Auto with the structure check off (y = A x, one vector, a handle): its setup_seconds beside
 // Auto's is what the check costs a plan (docs/design.md, section 2).
@@ -197,6 +200,9 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     auto* plan = add_plan(Algorithm::Auto);
     plan->set_values_constant(true);
     plan_record(plan, state->A.matrix(), kConstantValuesAlgorithm);
+    cuda::PlanOptions atomics_allowed;
+    atomics_allowed.deterministic = false;
+    plan_record(add_plan(Algorithm::Auto, atomics_allowed), state->A.matrix(), kAtomicAlgorithm);
   }
   if (has_graph_record(operation)) {
     auto* plan = state->plans.front().get();  // Auto's, set up by its record's first call
@@ -339,8 +345,10 @@ class CudaDriver final : public Driver {
         labels.push_back("kspmv/" + to_string(algorithm) + columns.label);
     }
     if (has_unchecked_record(operation)) labels.push_back("kspmv/" + kUncheckedAlgorithm);
-    if (operation.handle && operation.transposed())
+    if (operation.handle && operation.transposed()) {
       labels.push_back("kspmv/" + kConstantValuesAlgorithm);
+      labels.push_back("kspmv/" + kAtomicAlgorithm);
+    }
     if (has_graph_record(operation)) labels.push_back("kspmv/" + kGraphAlgorithm);
     if (single_precision_matrix && has_double_values_record(operation))
       labels.push_back("kspmv/" + kDoubleValuesAlgorithm);

@@ -102,6 +102,16 @@ class Handle {
     state_.set_structure_check(check);
   }
 
+  // Whether every call gives the same bits on every run (default: it does). Turned off, on
+  // Kokkos::Cuda, transposed calls (modes T and H) whose values may change add each product into y
+  // with an atomic add where the transpose tiles do not serve, as cuSPARSE does: faster on random
+  // columns and power-law rows, but each y entry's last bits vary from run to run. Other backends
+  // give what KokkosSparse::spmv gives. Set it before the first call, as the above.
+  void set_deterministic(bool deterministic) {
+    require_not_set_up("set_deterministic");
+    state_.set_deterministic(deterministic);
+  }
+
   // For kspmv::spmv: checks that A has the structure the handle was set up for (or records it).
   void bind(const crs_view_type& A) {
     const Structure s{static_cast<long long>(A.num_rows()), static_cast<long long>(A.num_cols()),

@@ -33,9 +33,9 @@ void check_modes(const HostMatrix& host_A, const DeviceMatrix& A, H& handle, std
   }
 }
 
-// Every algorithm the backend offers, a handle with values declared constant, handles that must
-// and must not keep compressed columns (the latter with no room for optional structures), and no
-// handle.
+// Every algorithm the backend offers, a handle with values declared constant, one with
+// determinism off, handles that must and must not keep compressed columns (the latter with no room
+// for optional structures), and no handle.
 void check_all(const HostMatrix& host_A, std::mt19937_64& rng) {
   const DeviceMatrix A(host_A);
   for (Algorithm algorithm : HandleT::backend_type::algorithms) {
@@ -45,6 +45,9 @@ void check_all(const HostMatrix& host_A, std::mt19937_64& rng) {
   HandleT constant_values;
   constant_values.set_values_constant(true);
   check_modes(host_A, A, constant_values, rng);
+  HandleT atomics_allowed;
+  atomics_allowed.set_deterministic(false);
+  check_modes(host_A, A, atomics_allowed, rng);
   for (const Compression compression : {Compression::RowPatterns, Compression::ColumnDeltas}) {
     HandleT compressed;
     compressed.set_compression(compression);

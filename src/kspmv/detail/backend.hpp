@@ -25,6 +25,7 @@
 //                                                          // columns or copy of x ignores both
 //       void set_structure_check(bool);                    // see Handle; whether set-up checks
 //                                                          // the CSR invariants (default true)
+//       void set_deterministic(bool);                      // see Handle; called before set-up
 //     };
 //
 //     // y = beta*y + alpha*op(A)*x. Called by kspmv::spmv after the shapes were checked and the

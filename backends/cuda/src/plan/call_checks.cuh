@@ -7,9 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "device/cuda_check.hpp"
 #include "device/device_scalar.cuh"
-#include "device/grid.hpp"
 #include "kernels/scale_kernel.cuh"
 #include "kspmv/cuda/operands.hpp"
 #include "kspmv/detail/overlap.hpp"
@@ -94,13 +92,7 @@ bool product_needed(const CsrMatrix<MatrixScalar, Ordinal, Offset>& A, Scalar al
                     const DenseBlock<Scalar>& y, Scalar beta, cudaStream_t stream) {
   if (y.num_rows == 0 || y.num_vectors == 0) return false;
   if (alpha != Scalar(0) && A.num_entries != 0) return true;
-  constexpr int kThreads = 256;
-  for (std::int64_t j = 0; j < y.num_vectors; ++j) {
-    scale_kernel<<<grid_for(y.num_rows, kThreads), kThreads, 0, stream>>>(
-        to_device(y.data) + j * y.col_stride, y.num_rows, y.row_stride, to_device(beta),
-        beta == Scalar(0));
-    KSPMV_CUDA_CHECK(cudaGetLastError());
-  }
+  scale_vectors(y, beta, stream);
   return false;
 }
 

@@ -39,6 +39,7 @@ struct PlanRequest {
   // plan, whose structure the plan built), and the entry point the error names.
   bool check_structure = true;
   const char* caller = "kspmv::cuda::Plan";
+  bool deterministic = true;  // PlanOptions::deterministic
 };
 
 struct PlanInputs {

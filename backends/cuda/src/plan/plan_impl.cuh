@@ -20,6 +20,7 @@
 #include "plan/call_checks.cuh"
 #include "plan/rows_plan.cuh"
 #include "plan/transposed_operator.cuh"
+#include "plan/transposed_scatter.cuh"
 
 namespace kspmv::cuda {
 
@@ -76,14 +77,19 @@ struct PlanImpl {
     return {row_major_x.data(), x.num_rows, x.num_vectors, x.num_vectors, 1};
   }
 
-  // op(A) = A^T or A^H: the transpose tiles where Auto chose them; else A^T's rows, with A's
-  // values gathered through the permutation, or with the transposed copy where they are declared
+  // op(A) = A^T or A^H: the transpose tiles where Auto chose them; else, where determinism is off
+  // and the values may change, A scattered with atomic adds; else A^T's rows, with A's values
+  // gathered through the permutation, or with the transposed copy where they are declared
   // constant (and, where A^T mirrors A, A's compressed columns for one vector).
   void apply_transposed(const MatrixScalar* values, const CallOperands<Scalar>& call,
                         cudaStream_t stream) {
     Transposed& t = transposed_operator(stream);
     if (t.uses_tiles()) {
       t.multiply_tiles(values, call, stream);
+      return;
+    }
+    if (!values_constant && !request.deterministic) {
+      multiply_scattering(a.matrix(), values, call, stream);
       return;
     }
     const APlan& plan_t = t.rows_plan(a);
@@ -100,7 +106,12 @@ struct PlanImpl {
   }
 
   std::string describe() const {
-    return transposed ? a.describe() + "; modes T and H: " + transposed->describe() : a.describe();
+    if (!transposed) return a.describe();
+    const bool scatters = !transposed->uses_tiles() && !request.deterministic;
+    return a.describe() + "; modes T and H: " + transposed->describe() +
+           (scatters ? "; determinism off: while the values may change, A scattered into y with "
+                       "atomic adds"
+                     : "");
   }
 
   std::size_t workspace_bytes() const {
@@ -126,6 +137,7 @@ Plan<Scalar, Ordinal, Offset, MatrixScalar>::Plan(const Matrix& A, Algorithm req
   request.compression = options.compression;
   request.workspace_limit = options.workspace_limit;
   request.check_structure = options.check_structure;
+  request.deterministic = options.deterministic;
   impl_ =
       std::make_unique<detail::PlanImpl<Scalar, Ordinal, Offset, MatrixScalar>>(A, request, stream);
   impl_->setup_seconds =

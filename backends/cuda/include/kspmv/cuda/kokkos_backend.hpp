@@ -108,6 +108,7 @@ struct KokkosBackend {
       options_.check_structure = check;
       kokkoskernels_.set_structure_check(check);
     }
+    void set_deterministic(bool deterministic) { options_.deterministic = deterministic; }
 
    private:
     friend struct KokkosBackend;

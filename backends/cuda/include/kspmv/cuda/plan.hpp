@@ -51,6 +51,12 @@ struct PlanOptions {
   // pass over row_map and entries, part of setup_seconds(). Off only for matrices proven well
   // formed: a malformed one then makes kernels read and write outside the arrays.
   bool check_structure = true;
+  // Whether every call gives the same bits on every run. Off, a transposed call whose values may
+  // change (not declared constant) and which the transpose tiles do not serve adds each product
+  // into y with an atomic add, reading A in its own order, as cuSPARSE does: faster where A^T's
+  // gathers miss the cache (random columns, power-law rows), but the order of each y entry's
+  // additions, and so its last bits, vary from run to run.
+  bool deterministic = true;
 };
 
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar = Scalar>
@@ -100,7 +106,8 @@ class Plan {
   // waits for it; its time joins setup_seconds()), and on the first rank-2 call whose x rows are
   // not contiguous (LayoutLeft) on a matrix of 2^20 entries or more, which allocates the row-major
   // copy of x the plan keeps (not while the stream is being captured: such a call reads x in
-  // place). beta == 0 overwrites y; alpha == 0 reads neither A nor x. Bitwise reproducible. A
+  // place). beta == 0 overwrites y; alpha == 0 reads neither A nor x. Bitwise reproducible
+  // unless options.deterministic was turned off (then transposed calls may not be). A
   // plan serves one stream at a time: calls on two streams at once would share its scratch.
   void apply(Mode mode, Scalar alpha, const Matrix& A, DenseBlock<const Scalar> x, Scalar beta,
              DenseBlock<Scalar> y, cudaStream_t stream);

@@ -76,6 +76,8 @@ struct Backend {
     void set_compression(Compression) {}  // KokkosSparse::spmv reads A's own arrays
     void set_workspace_limit(std::size_t) {}
     void set_structure_check(bool check) { check_structure_ = check; }
+    // Whatever KokkosSparse::spmv guarantees; kspmv adds no kernel of its own here.
+    void set_deterministic(bool) {}
 
    private:
     friend struct Backend;

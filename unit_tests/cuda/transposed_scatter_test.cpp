@@ -1,0 +1,113 @@
+// Transposed calls with determinism off (PlanOptions::deterministic): where the transpose tiles do
+// not serve and the values may change, A is scattered into y with atomic adds. Against the
+// reference (which allows for any order of the sums): random columns in modes T and H, one vector
+// and three in either layout, beta zero (y poisoned) and not; the tiles still preferred where they
+// serve; values declared constant back on A^T's transposed copy.
+
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "device_harness.hpp"
+
+namespace kspmv::cuda::testing {
+namespace {
+
+using kspmv::testing::fresh_seed;
+using kspmv::testing::random_value;
+using kspmv::testing::seed_message;
+
+PlanOptions atomics_allowed() {
+  PlanOptions options;
+  options.deterministic = false;
+  return options;
+}
+
+template <class Types>
+class CudaTransposedScatterTest : public ::testing::Test {
+ protected:
+  using Value = std::tuple_element_t<0, Types>;
+  using Index = std::tuple_element_t<1, Types>;
+  using RowOffset = std::tuple_element_t<2, Types>;
+
+  std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng{seed};
+};
+
+using Types = ::testing::Types<std::tuple<double, std::int32_t, std::int32_t>,
+                               std::tuple<float, std::int64_t, std::int64_t>,
+                               std::tuple<std::complex<double>, std::int32_t, std::size_t>,
+                               std::tuple<std::complex<float>, std::int64_t, std::int32_t>>;
+TYPED_TEST_SUITE(CudaTransposedScatterTest, Types);
+
+TYPED_TEST(CudaTransposedScatterTest, RandomColumnsEqualTheReference) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  using Value = typename TestFixture::Value;
+  using Index = typename TestFixture::Index;
+  using RowOffset = typename TestFixture::RowOffset;
+  // Short rows and rows of a warp or more: each of the scatter's lane counts.
+  for (const auto shape : {kspmv::testing::RowShape{1, 6}, kspmv::testing::RowShape{8, 24},
+                           kspmv::testing::RowShape{20, 80}}) {
+    const auto host =
+        kspmv::testing::random_csr<Value, Index, RowOffset>(30000, 20000, shape, this->rng);
+    const DeviceCsr<Value, Index, RowOffset> A(host);
+    Stream stream;
+    for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
+      for (const std::int64_t vectors : {1, 3}) {
+        for (const bool right : {false, true}) {
+          for (const bool beta_zero : {true, false}) {
+            SCOPED_TRACE(std::string("mode ") + to_string(mode) + ", " + std::to_string(vectors) +
+                         (right ? " vectors LayoutRight" : " vectors LayoutLeft") +
+                         (beta_zero ? ", beta 0" : ""));
+            Plan<Value, Index, RowOffset> plan(A.matrix(), Algorithm::Auto, stream.get(),
+                                               atomics_allowed());
+            const Layout layout{right, 0, 0};
+            const Value beta = beta_zero ? Value(0) : random_value<Value>(this->rng);
+            EXPECT_EQ(check_apply(plan, A, host, mode, random_value<Value>(this->rng), beta,
+                                  vectors, layout, layout, this->rng),
+                      "");
+            EXPECT_NE(plan.describe().find("atomic adds"), std::string::npos) << plan.describe();
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(CudaTransposedScatter, TilesServeFirstAndConstantValuesTakeTheCopy) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  Stream stream;
+  const auto skinny = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
+      20000, 64, kspmv::testing::RowShape{8, 24}, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> tall(skinny);
+  Plan<double, std::int32_t, std::int32_t> tiles(tall.matrix(), Algorithm::Auto, stream.get(),
+                                                 atomics_allowed());
+  EXPECT_EQ(
+      check_apply(tiles, tall, skinny, Mode::Transpose, 1.0, 0.5, 1, kContiguous, kContiguous, rng),
+      "");
+  EXPECT_NE(tiles.describe().find("transpose tiles of"), std::string::npos) << tiles.describe();
+  EXPECT_EQ(tiles.describe().find("atomic adds"), std::string::npos) << tiles.describe();
+
+  const auto random = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
+      30000, 30000, kspmv::testing::RowShape{4, 12}, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(random);
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get(),
+                                                atomics_allowed());
+  plan.set_values_constant(true);
+  for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
+    EXPECT_EQ(check_apply(plan, A, random, mode, 1.5, 0.0, 1, kContiguous, kContiguous, rng), "");
+  }
+  EXPECT_NE(plan.describe().find("A^T built"), std::string::npos) << plan.describe();
+}
+
+}  // namespace
+}  // namespace kspmv::cuda::testing
