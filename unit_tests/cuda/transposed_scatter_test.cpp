@@ -48,15 +48,15 @@ TYPED_TEST_SUITE(CudaTransposedScatterTest, Types);
 TYPED_TEST(CudaTransposedScatterTest, RandomColumnsEqualTheReference) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
-  using Value = typename TestFixture::Value;
-  using Index = typename TestFixture::Index;
-  using RowOffset = typename TestFixture::RowOffset;
+  using Scalar = typename TestFixture::Value;
+  using Ordinal = typename TestFixture::Index;
+  using Offset = typename TestFixture::RowOffset;
   // Short rows and rows of a warp or more: each of the scatter's lane counts.
   for (const auto shape : {kspmv::testing::RowShape{1, 6}, kspmv::testing::RowShape{8, 24},
                            kspmv::testing::RowShape{20, 80}}) {
     const auto host =
-        kspmv::testing::random_csr<Value, Index, RowOffset>(30000, 20000, shape, this->rng);
-    const DeviceCsr<Value, Index, RowOffset> A(host);
+        kspmv::testing::random_csr<Scalar, Ordinal, Offset>(30000, 20000, shape, this->rng);
+    const DeviceCsr<Scalar, Ordinal, Offset> A(host);
     Stream stream;
     for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
       for (const std::int64_t vectors : {1, 3}) {
@@ -65,11 +65,11 @@ TYPED_TEST(CudaTransposedScatterTest, RandomColumnsEqualTheReference) {
             SCOPED_TRACE(std::string("mode ") + to_string(mode) + ", " + std::to_string(vectors) +
                          (right ? " vectors LayoutRight" : " vectors LayoutLeft") +
                          (beta_zero ? ", beta 0" : ""));
-            Plan<Value, Index, RowOffset> plan(A.matrix(), Algorithm::Auto, stream.get(),
+            Plan<Scalar, Ordinal, Offset> plan(A.matrix(), Algorithm::Auto, stream.get(),
                                                atomics_allowed());
             const Layout layout{right, 0, 0};
-            const Value beta = beta_zero ? Value(0) : random_value<Value>(this->rng);
-            EXPECT_EQ(check_apply(plan, A, host, mode, random_value<Value>(this->rng), beta,
+            const Scalar beta = beta_zero ? Scalar(0) : random_value<Scalar>(this->rng);
+            EXPECT_EQ(check_apply(plan, A, host, mode, random_value<Scalar>(this->rng), beta,
                                   vectors, layout, layout, this->rng),
                       "");
             EXPECT_NE(plan.describe().find("atomic adds"), std::string::npos) << plan.describe();
