@@ -1,8 +1,9 @@
 // Transposed calls with determinism off (PlanOptions::deterministic): where the transpose tiles do
 // not serve and the values may change, A is scattered into y with atomic adds. Against the
-// reference (which allows for any order of the sums): random columns in modes T and H, one vector
-// and three in either layout, beta zero (y poisoned) and not; the tiles still preferred where they
-// serve; values declared constant back on A^T's transposed copy.
+// reference (whose bound allows any order of the sums): random columns, empty rows and a row of
+// 60,000 entries, in modes T and H, one vector and three in either layout, beta zero (y poisoned)
+// and not; the tiles still preferred where they serve; values declared constant back on A^T's
+// transposed copy.
 
 #include <gtest/gtest.h>
 
@@ -51,11 +52,25 @@ TYPED_TEST(CudaTransposedScatterTest, RandomColumnsEqualTheReference) {
   using Scalar = typename TestFixture::Value;
   using Ordinal = typename TestFixture::Index;
   using Offset = typename TestFixture::RowOffset;
-  // Short rows and rows of a warp or more: each of the scatter's lane counts.
-  for (const auto shape : {kspmv::testing::RowShape{1, 6}, kspmv::testing::RowShape{8, 24},
-                           kspmv::testing::RowShape{20, 80}}) {
-    const auto host =
-        kspmv::testing::random_csr<Scalar, Ordinal, Offset>(30000, 20000, shape, this->rng);
+  // Short rows (some empty), rows of a warp or more, and one row of 60,000 entries among rows of
+  // at most 3 (a warp's slice of entries inside one row, and slices holding many rows).
+  std::uniform_int_distribution<std::int64_t> column(0, 59999);
+  std::vector<HostCsr<Scalar, Ordinal, Offset>> matrices;
+  for (const auto shape : {kspmv::testing::RowShape{0, 6}, kspmv::testing::RowShape{20, 80}}) {
+    matrices.push_back(
+        kspmv::testing::random_csr<Scalar, Ordinal, Offset>(30000, 20000, shape, this->rng));
+  }
+  matrices.push_back(kspmv::testing::csr_with_columns<Scalar, Ordinal, Offset>(
+      30000, 60000,
+      [&](std::int64_t i) {
+        std::vector<std::int64_t> row;
+        for (std::int64_t k = 0; k < (i == 7777 ? 60000 : i % 4); ++k) {
+          row.push_back(i == 7777 ? k : column(this->rng));
+        }
+        return row;
+      },
+      this->rng));
+  for (const auto& host : matrices) {
     const DeviceCsr<Scalar, Ordinal, Offset> A(host);
     Stream stream;
     for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
