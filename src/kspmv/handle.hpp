@@ -105,7 +105,8 @@ class Handle {
   // Whether every call gives the same bits on every run (default: it does). Turned off, on
   // Kokkos::Cuda, transposed calls (modes T and H) whose values may change add each product into y
   // with an atomic add where the transpose tiles do not serve, as cuSPARSE does: faster on random
-  // columns and power-law rows, but each y entry's last bits vary from run to run. Other backends
+  // columns and power-law rows, slower on banded matrices (DR-30), and each y entry's last bits
+  // vary from run to run. Other backends
   // give what KokkosSparse::spmv gives. Set it before the first call, as the above.
   void set_deterministic(bool deterministic) {
     require_not_set_up("set_deterministic");

@@ -1,7 +1,8 @@
 #pragma once
 // Transposed calls that scatter with atomic adds (kernels/transposed_scatter_kernel.cuh), for plans
-// whose caller turned determinism off: y scaled by beta, then one scatter a vector. Nothing built
-// beyond A's plan; A read once a vector, in its own order.
+// whose caller turned determinism off: y scaled by beta, then one scatter a vector, reading A once
+// a vector in its own order (A^T's structure, which the first transposed call still builds for a
+// later declaration of constant values, is not read).
 
 #include <cuda_runtime_api.h>
 
