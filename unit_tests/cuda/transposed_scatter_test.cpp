@@ -2,8 +2,8 @@
 // not serve and the values may change, A is scattered into y with atomic adds. Against the
 // reference (whose bound allows any order of the sums): random columns, empty rows and a row of
 // 60,000 entries, in modes T and H, one vector and three in either layout, beta zero (y poisoned)
-// and not; the tiles still preferred where they serve; values declared constant back on A^T's
-// transposed copy.
+// and not; the tiles still preferred where they serve, and the mirror of a symmetric pattern;
+// values declared constant back on A^T's transposed copy.
 
 #include <gtest/gtest.h>
 
@@ -122,6 +122,26 @@ TEST(CudaTransposedScatter, TilesServeFirstAndConstantValuesTakeTheCopy) {
     EXPECT_EQ(check_apply(plan, A, random, mode, 1.5, 0.0, 1, kContiguous, kContiguous, rng), "");
   }
   EXPECT_NE(plan.describe().find("A^T built"), std::string::npos) << plan.describe();
+}
+
+// A symmetric pattern keeps the A^T that mirrors A (A's own structure and plan) with determinism
+// off: the scatter lost to it on the stencil (DR-30).
+TEST(CudaTransposedScatter, SymmetricPatternsKeepTheMirror) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  Stream stream;
+  const auto host = kspmv::testing::symmetric_pattern_csr<double, std::int32_t, std::int32_t>(
+      40000, kspmv::testing::RowShape{2, 6}, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get(),
+                                                atomics_allowed());
+  for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
+    EXPECT_EQ(check_apply(plan, A, host, mode, 1.5, 0.0, 1, kContiguous, kContiguous, rng), "");
+  }
+  EXPECT_NE(plan.describe().find("pattern is symmetric"), std::string::npos) << plan.describe();
+  EXPECT_EQ(plan.describe().find("atomic adds"), std::string::npos) << plan.describe();
 }
 
 }  // namespace

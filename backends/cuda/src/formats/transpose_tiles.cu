@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "device/cuda_check.hpp"
+#include "device/grid.hpp"
 #include "formats/transpose_tiles.hpp"
 #include "instantiate/index_types.hpp"
 #include "kernels/sorted_columns.cuh"
@@ -29,10 +30,6 @@ struct Differ {
     return a != b;
   }
 };
-
-unsigned blocks_for(std::int64_t items) {
-  return static_cast<unsigned>((items + kTileThreads - 1) / kTileThreads);
-}
 
 // Per tile (a block, the tile blockIdx.x * tile_step): its positions sorted by column, stably
 // (`order`), its sorted columns for tile_runs_kernel, its run count (at blockIdx.x), and the row of
@@ -263,7 +260,8 @@ TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, con
   DeviceBuffer<Ordinal> other_columns(r);
   DeviceBuffer<Offset> sorted_runs(r);
   DeviceBuffer<Offset> other_runs(r);
-  iota_kernel<<<blocks_for(t.num_runs), kTileThreads, 0, stream>>>(sorted_runs.data(), t.num_runs);
+  iota_kernel<<<grid_for(t.num_runs, kTileThreads), kTileThreads, 0, stream>>>(sorted_runs.data(),
+                                                                               t.num_runs);
   KSPMV_CUDA_CHECK(cudaGetLastError());
   cub::DoubleBuffer<Ordinal> columns(run_columns.data(), other_columns.data());
   cub::DoubleBuffer<Offset> run_order(sorted_runs.data(), other_runs.data());
@@ -275,11 +273,11 @@ TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, con
   KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_scratch.data(), scratch_bytes, columns,
                                                    run_order, t.num_runs, 0, end_bit, stream));
   t.run_slot = DeviceBuffer<Offset>(r);
-  slot_of_run_kernel<<<blocks_for(t.num_runs), kTileThreads, 0, stream>>>(
+  slot_of_run_kernel<<<grid_for(t.num_runs, kTileThreads), kTileThreads, 0, stream>>>(
       run_order.Current(), t.num_runs, t.run_slot.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   t.column_slots = DeviceBuffer<Offset>(static_cast<std::size_t>(num_cols) + 1);
-  column_starts_kernel<<<blocks_for(t.num_runs + 1), kTileThreads, 0, stream>>>(
+  column_starts_kernel<<<grid_for(t.num_runs + 1, kTileThreads), kTileThreads, 0, stream>>>(
       columns.Current(), t.num_runs, num_cols, t.column_slots.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   t.column_lanes = column_lanes_for(static_cast<double>(t.num_runs) /

@@ -8,13 +8,13 @@
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 
 #include "device/cuda_check.hpp"
 #include "device/device_buffer.hpp"
+#include "device/grid.hpp"
 #include "kernels/structure_fingerprint_kernel.cuh"
 #include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/plan.hpp"
@@ -26,16 +26,12 @@ namespace kspmv::cuda::detail {
 template <class Scalar, class Ordinal, class Offset>
 std::uint64_t device_structure_fingerprint(const CsrMatrix<Scalar, Ordinal, Offset>& A,
                                            unsigned long long* sum, cudaStream_t stream) {
-  // A grid-stride pass, sized as the structure check's.
   constexpr int kThreads = 256;
-  constexpr std::int64_t kMostBlocks = 4096;
   const auto rows = static_cast<std::int64_t>(A.num_rows);
   const auto entries = static_cast<std::int64_t>(A.num_entries);
-  const auto blocks = static_cast<unsigned>(
-      std::clamp<std::int64_t>((rows + 1 + entries + kThreads - 1) / kThreads, 1, kMostBlocks));
   KSPMV_CUDA_CHECK(cudaMemsetAsync(sum, 0, sizeof(unsigned long long), stream));
-  structure_fingerprint_kernel<<<blocks, kThreads, 0, stream>>>(A.row_map, A.entries, rows, entries,
-                                                                sum);
+  structure_fingerprint_kernel<<<grid_stride_blocks(rows + 1 + entries, kThreads), kThreads, 0,
+                                 stream>>>(A.row_map, A.entries, rows, entries, sum);
   KSPMV_CUDA_CHECK(cudaGetLastError());
   unsigned long long fingerprint = 0;
   KSPMV_CUDA_CHECK(

@@ -77,10 +77,12 @@ struct PlanImpl {
     return {row_major_x.data(), x.num_rows, x.num_vectors, x.num_vectors, 1};
   }
 
-  // op(A) = A^T or A^H: the transpose tiles where Auto chose them; else, where determinism is off
-  // and the values may change, A scattered with atomic adds; else A^T's rows, with A's values
-  // gathered through the permutation, or with the transposed copy where they are declared
-  // constant (and, where A^T mirrors A, A's compressed columns for one vector).
+  // op(A) = A^T or A^H: the transpose tiles where Auto chose them; else, where determinism is off,
+  // the values may change and A^T does not mirror A, A scattered with atomic adds (a symmetric
+  // pattern's A^T reads A's own structure, faster than the scatter on the stencil: DR-30); else
+  // A^T's rows, with A's values gathered through the permutation, or with the transposed copy
+  // where they are declared constant (and, where A^T mirrors A, A's compressed columns for one
+  // vector).
   void apply_transposed(const MatrixScalar* values, const CallOperands<Scalar>& call,
                         cudaStream_t stream) {
     Transposed& t = transposed_operator(stream);
@@ -88,7 +90,7 @@ struct PlanImpl {
       t.multiply_tiles(values, call, stream);
       return;
     }
-    if (!values_constant && !request.deterministic) {
+    if (!values_constant && !request.deterministic && !t.mirrors_a()) {
       multiply_scattering(a.matrix(), values, call, stream);
       return;
     }
@@ -107,7 +109,8 @@ struct PlanImpl {
 
   std::string describe() const {
     if (!transposed) return a.describe();
-    const bool scatters = !transposed->uses_tiles() && !request.deterministic;
+    const bool scatters =
+        !transposed->uses_tiles() && !transposed->mirrors_a() && !request.deterministic;
     return a.describe() + "; modes T and H: " + transposed->describe() +
            (scatters ? "; determinism off: while the values may change, A scattered into y with "
                        "atomic adds"

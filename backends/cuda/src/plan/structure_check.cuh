@@ -13,6 +13,7 @@
 
 #include "device/cuda_check.hpp"
 #include "device/device_buffer.hpp"
+#include "device/grid.hpp"
 #include "kernels/csr_invariants_kernel.cuh"
 #include "kspmv/cuda/operands.hpp"
 #include "kspmv/detail/csr_invariants.hpp"
@@ -25,17 +26,12 @@ namespace kspmv::cuda::detail {
 template <class Scalar, class Ordinal, class Offset>
 void launch_csr_invariants(const CsrMatrix<Scalar, Ordinal, Offset>& A, unsigned long long* flag,
                            cudaStream_t stream) {
-  // A grid-stride pass: enough blocks to fill any current device, few enough that the loop, not
-  // the launch, does the work on a large matrix.
   constexpr int kThreads = 256;
-  constexpr std::int64_t kMostBlocks = 4096;
   const auto rows = static_cast<std::int64_t>(A.num_rows);
   const auto entries = static_cast<std::int64_t>(A.num_entries);
   const std::int64_t steps = std::max(rows, entries / kColumnsPerCsrInvariantsLoad<Ordinal>);
-  const auto blocks = static_cast<unsigned>(
-      std::clamp<std::int64_t>((steps + kThreads - 1) / kThreads, 1, kMostBlocks));
-  csr_invariants_kernel<<<blocks, kThreads, 0, stream>>>(A.row_map, A.entries, rows, A.num_cols,
-                                                         entries, flag);
+  csr_invariants_kernel<<<grid_stride_blocks(steps, kThreads), kThreads, 0, stream>>>(
+      A.row_map, A.entries, rows, A.num_cols, entries, flag);
   KSPMV_CUDA_CHECK(cudaGetLastError());
 }
 

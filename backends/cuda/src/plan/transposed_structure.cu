@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "device/cuda_check.hpp"
+#include "device/grid.hpp"
 #include "instantiate/index_types.hpp"
 #include "kernels/sorted_columns.cuh"
 #include "plan/choice.hpp"
@@ -14,10 +15,6 @@ namespace kspmv::cuda::detail {
 namespace {
 
 constexpr int kThreads = 256;
-
-unsigned blocks_for(std::int64_t items) {
-  return static_cast<unsigned>((items + kThreads - 1) / kThreads);
-}
 
 // row_of_entry[k] = the row of A holding entry k, written by a group of `lanes` threads per row.
 template <class Ordinal, class Offset>
@@ -102,7 +99,7 @@ bool mirror_entries(const Offset* row_map, const Ordinal* entries, std::int64_t 
   KSPMV_CUDA_CHECK(cudaMemsetAsync(asymmetric.data(), 0, sizeof(int), stream));
   const int lanes =
       vector_lanes_for(static_cast<double>(num_entries) / static_cast<double>(num_rows));
-  mirror_entries_kernel<<<blocks_for(num_rows * lanes), kThreads, 0, stream>>>(
+  mirror_entries_kernel<<<grid_for(num_rows * lanes, kThreads), kThreads, 0, stream>>>(
       row_map, entries, num_rows, lanes, source_entry, asymmetric.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   int found_asymmetry = 0;
@@ -143,7 +140,8 @@ TransposedStructure<Ordinal, Offset> transpose_structure(
   DeviceBuffer<Offset> other_positions(n);
   KSPMV_CUDA_CHECK(cudaMemcpyAsync(t.entries.data(), entries, n * sizeof(Ordinal),
                                    cudaMemcpyDeviceToDevice, stream));
-  iota_kernel<<<blocks_for(num_entries), kThreads, 0, stream>>>(t.source_entry.data(), num_entries);
+  iota_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(t.source_entry.data(),
+                                                                        num_entries);
   KSPMV_CUDA_CHECK(cudaGetLastError());
   cub::DoubleBuffer<Ordinal> columns(t.entries.data(), other_columns.data());
   cub::DoubleBuffer<Offset> positions(t.source_entry.data(), other_positions.data());
@@ -157,16 +155,16 @@ TransposedStructure<Ordinal, Offset> transpose_structure(
   if (positions.Current() != t.source_entry.data()) std::swap(t.source_entry, other_positions);
   // The sorted columns (wherever they ended up) give the row map; then the array that does not
   // hold them takes each entry's row, and the sorted columns are overwritten by the rows of A^T.
-  column_starts_kernel<<<blocks_for(num_entries + 1), kThreads, 0, stream>>>(
+  column_starts_kernel<<<grid_for(num_entries + 1, kThreads), kThreads, 0, stream>>>(
       columns.Current(), num_entries, num_cols, t.row_map.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   if (columns.Current() != t.entries.data()) std::swap(t.entries, other_columns);
   const int lanes =
       vector_lanes_for(static_cast<double>(num_entries) / static_cast<double>(num_rows));
-  row_of_entry_kernel<<<blocks_for(num_rows * lanes), kThreads, 0, stream>>>(
+  row_of_entry_kernel<<<grid_for(num_rows * lanes, kThreads), kThreads, 0, stream>>>(
       row_map, num_rows, lanes, other_columns.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
-  source_rows_kernel<<<blocks_for(num_entries), kThreads, 0, stream>>>(
+  source_rows_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
       other_columns.data(), t.source_entry.data(), num_entries, t.entries.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   // The temporaries are freed on return: wait until the device is done with them.
