@@ -30,6 +30,7 @@ template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
 struct PlanImpl {
   using APlan = RowsPlan<Scalar, Ordinal, Offset, MatrixScalar>;
   using Transposed = TransposedOperator<Scalar, Ordinal, Offset, MatrixScalar>;
+  using Scatter = TransposedScatter<Scalar, Ordinal, Offset, MatrixScalar>;
 
   PlanImpl(const typename APlan::Matrix& A, const PlanRequest& plan_request, cudaStream_t stream)
       : request(plan_request), a(A, plan_request, stream) {}
@@ -37,17 +38,24 @@ struct PlanImpl {
   PlanRequest request;
   APlan a;
   std::unique_ptr<Transposed> transposed;
+  // Where determinism is off, the tiles do not serve and A^T does not mirror A (DR-30): made with
+  // the transposed operator, used while the values may change.
+  std::unique_ptr<Scatter> scatter;
   // Rank-2 x whose rows are not contiguous (LayoutLeft, strided), copied row after row for the
   // group kernel (reads_x_through_row_major_copy); made at the first call that needs it.
   DeviceBuffer<Scalar> row_major_x;
   bool values_constant = false;
   double setup_seconds = 0;
 
-  // The first transposed call builds it (and waits for the stream); its time joins setup_seconds.
+  // The first transposed call builds it, and the scatter where it serves (and waits for the
+  // stream); its time joins setup_seconds.
   Transposed& transposed_operator(cudaStream_t stream) {
     if (!transposed) {
       const auto start = std::chrono::steady_clock::now();
       transposed = std::make_unique<Transposed>(a, request, stream);
+      if (!request.deterministic && !transposed->uses_tiles() && !transposed->mirrors_a()) {
+        scatter = std::make_unique<Scatter>(a.matrix(), stream);
+      }
       setup_seconds +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
@@ -77,9 +85,9 @@ struct PlanImpl {
     return {row_major_x.data(), x.num_rows, x.num_vectors, x.num_vectors, 1};
   }
 
-  // op(A) = A^T or A^H: the transpose tiles where Auto chose them; else, where determinism is off,
-  // the values may change and A^T does not mirror A, A scattered with atomic adds (a symmetric
-  // pattern's A^T reads A's own structure, faster than the scatter on the stencil: DR-30); else
+  // op(A) = A^T or A^H: the transpose tiles where Auto chose them; else the scatter where it was
+  // made and the values may change (a symmetric pattern's A^T reads A's own structure, faster than
+  // the scatter on the stencil: DR-30); else
   // A^T's rows, with A's values gathered through the permutation, or with the transposed copy
   // where they are declared constant (and, where A^T mirrors A, A's compressed columns for one
   // vector).
@@ -90,8 +98,8 @@ struct PlanImpl {
       t.multiply_tiles(values, call, stream);
       return;
     }
-    if (!values_constant && !request.deterministic && !t.mirrors_a()) {
-      multiply_scattering(a.matrix(), values, call, stream);
+    if (scatter && !values_constant) {
+      scatter->multiply(a.matrix(), values, call, stream);
       return;
     }
     const APlan& plan_t = t.rows_plan(a);
@@ -109,17 +117,16 @@ struct PlanImpl {
 
   std::string describe() const {
     if (!transposed) return a.describe();
-    const bool scatters =
-        !transposed->uses_tiles() && !transposed->mirrors_a() && !request.deterministic;
     return a.describe() + "; modes T and H: " + transposed->describe() +
-           (scatters ? "; determinism off: while the values may change, A scattered into y with "
-                       "atomic adds"
-                     : "");
+           (scatter ? "; determinism off: while the values may change, A scattered into y with "
+                      "atomic adds"
+                    : "");
   }
 
   std::size_t workspace_bytes() const {
     return a.workspace_bytes() + row_major_x.size() * sizeof(Scalar) +
-           (transposed ? transposed->workspace_bytes() : 0);
+           (transposed ? transposed->workspace_bytes() : 0) +
+           (scatter ? scatter->workspace_bytes() : 0);
   }
 };
 
