@@ -4,6 +4,7 @@
 // measure.
 
 #include <cstdint>
+#include <limits>
 
 #include "plan/choice.hpp"
 #include "plan/tuning.hpp"
@@ -25,6 +26,10 @@ inline DeviceFacts a100() {
 }
 
 inline constexpr std::int64_t kLatencyBound = std::int64_t{1} << 20;
+
+// Columns anywhere (x's window past any L1), and a reach the analysis could not sample (no rows).
+inline constexpr std::int64_t kFarReach = std::int64_t{1} << 24;
+inline constexpr std::int64_t kUnknownReach = std::numeric_limits<std::int64_t>::max();
 
 // rows x rows with `mean` entries a row, the longest `longest`, columns within `reach`.
 inline MatrixFacts square(std::int64_t rows, std::int64_t mean, std::int64_t longest,

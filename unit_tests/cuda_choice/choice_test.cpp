@@ -26,15 +26,23 @@ struct AlgorithmCase {
 TEST(CudaChoice, AutoAlgorithmFollowsLatencyBoundAndRowShape) {
   // Latency-bound: Vector while the longest row takes at most 12 steps of CUSP's lanes (a mean of
   // 10 gives 16 lanes: 192 entries); past the bound: Vector for regular rows of a mean of 24 or
-  // more, Adaptive otherwise.
+  // more, or of any mean whose columns lie within 16,384 of the diagonal (256 KiB of fp64 x),
+  // Adaptive otherwise.
   const std::int64_t small_rows = 10'000;  // 100,000 entries: latency-bound
   const std::int64_t large_rows = kLatencyBound / 24 + 1;
+  const std::int64_t short_rows = kLatencyBound / 3 + 1;
   const std::vector<AlgorithmCase> cases = {
       {"latency-bound, longest 12 steps", square(small_rows, 10, 12 * 16), Algorithm::Vector},
       {"latency-bound, longest past 12 steps", square(small_rows, 10, 12 * 16 + 1),
        Algorithm::Adaptive},
-      {"regular, mean 24", square(large_rows, 24, 24), Algorithm::Vector},
-      {"regular, mean 23", square(kLatencyBound / 23 + 1, 23, 23), Algorithm::Adaptive},
+      {"regular, mean 24", square(large_rows, 24, 24, kFarReach), Algorithm::Vector},
+      {"regular, mean 23", square(kLatencyBound / 23 + 1, 23, 23, kFarReach), Algorithm::Adaptive},
+      {"regular, mean 3, within 16384", square(short_rows, 3, 3, 16384), Algorithm::Vector},
+      {"regular, mean 3, within 32768", square(short_rows, 3, 3, 32768), Algorithm::Adaptive},
+      {"regular, mean 3, reach unknown", square(short_rows, 3, 3, kUnknownReach),
+       Algorithm::Adaptive},
+      {"irregular, mean 12, within 256", square(kLatencyBound / 12 + 1, 12, 8 * 12 + 64 + 1, 256),
+       Algorithm::Adaptive},
       {"irregular, mean 27", square(large_rows, 27, 8 * 27 + 64 + 1), Algorithm::Adaptive},
       {"stencil", stencil(), Algorithm::Vector},
       {"power-law", power_law(), Algorithm::Adaptive},
@@ -43,10 +51,17 @@ TEST(CudaChoice, AutoAlgorithmFollowsLatencyBoundAndRowShape) {
   for (const auto& c : cases) {
     EXPECT_EQ(choose(inputs(c.matrix)).algorithm, c.expected) << c.name;
   }
+  // The window is in bytes of x's type: 32,768 columns of fp32 fit, 16,384 of complex double do
+  // not.
+  const MatrixFacts reach_32768 = square(short_rows, 3, 3, 32768);
+  EXPECT_EQ(choose(inputs(reach_32768, h100(), {}, fp32())).algorithm, Algorithm::Vector);
+  const MatrixFacts reach_16384 = square(short_rows, 3, 3, 16384);
+  EXPECT_EQ(choose(inputs(reach_16384, h100(), {}, complex_double())).algorithm,
+            Algorithm::Adaptive);
 }
 
 TEST(CudaChoice, LatencyBoundEndsAtThePolicysEntries) {
-  MatrixFacts below = square(1, 0, 0);
+  MatrixFacts below = square(1, 0, 0, kFarReach);
   below.rows = 100'000;
   below.cols = 100'000;
   below.entries = kLatencyBound - 1;

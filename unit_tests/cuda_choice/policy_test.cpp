@@ -21,11 +21,13 @@ TEST(CudaLaunchPolicy, ByComputeCapability) {
   EXPECT_EQ(std::string(launch_policy_for(7).name), default_policy().name);
 }
 
-TEST(CudaLaunchPolicy, Sm80ScalesTheLatencyBoundByBandwidthAndKeepsTheRest) {
+TEST(CudaLaunchPolicy, Sm80ScalesTheLatencyBoundAndTheLocalWindowAndKeepsTheRest) {
   const LaunchPolicy ampere = sm80_policy();
   const LaunchPolicy hopper = sm90_policy();
-  // 2^20 entries times 2.04 / 3.35 TB/s.
+  // 2^20 entries times 2.04 / 3.35 TB/s; the L1 and shared memory an SM, 192 KiB against 256.
   EXPECT_EQ(ampere.latency_bound_entries, 638'535);
+  EXPECT_EQ(ampere.vector_local_x_window_bytes, 192 * 1024);
+  EXPECT_EQ(hopper.vector_local_x_window_bytes, 256 * 1024);
   EXPECT_EQ(ampere.scalar_block_threads, hopper.scalar_block_threads);
   EXPECT_EQ(ampere.vector_block_threads, hopper.vector_block_threads);
   EXPECT_EQ(ampere.vector_longest_row_steps, hopper.vector_longest_row_steps);
@@ -39,11 +41,19 @@ TEST(CudaLaunchPolicy, Sm80ScalesTheLatencyBoundByBandwidthAndKeepsTheRest) {
 TEST(CudaLaunchPolicy, A100TakesAdaptiveWhereTheH100IsStillLatencyBound) {
   // 800,000 entries with a long row: latency-bound on the H100 (Adaptive there for the long row's
   // steps) and on the A100 past the bound; regular rows of 8 give Vector when latency-bound only.
-  const MatrixFacts short_rows = square(100'000, 8, 8);
+  const MatrixFacts short_rows = square(100'000, 8, 8, kFarReach);
   EXPECT_TRUE(inputs(short_rows, h100()).latency_bound());
   EXPECT_FALSE(inputs(short_rows, a100()).latency_bound());
   EXPECT_EQ(choose(inputs(short_rows, h100())).algorithm, Algorithm::Vector);
   EXPECT_EQ(choose(inputs(short_rows, a100())).algorithm, Algorithm::Adaptive);
+}
+
+TEST(CudaLaunchPolicy, A100HoldsASmallerWindowOfXInL1) {
+  // Regular rows of 8 past both latency bounds, columns within 16,384 of the diagonal: 256 KiB of
+  // fp64 x, within the H100's L1 and shared memory an SM, past the A100's.
+  const MatrixFacts local_rows = square(1'000'000, 8, 8, 16384);
+  EXPECT_EQ(choose(inputs(local_rows, h100())).algorithm, Algorithm::Vector);
+  EXPECT_EQ(choose(inputs(local_rows, a100())).algorithm, Algorithm::Adaptive);
 }
 
 TEST(CudaLaunchPolicy, EnvironmentSelectsAPolicy) {

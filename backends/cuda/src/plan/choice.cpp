@@ -20,6 +20,13 @@ bool is_regular(const PlanInputs& inputs) {
          policy.irregular_row_factor * inputs.matrix.mean_row_length() + policy.irregular_row_slack;
 }
 
+// Nine in ten entries gather x from a window that an SM's L1 holds (the policy's bytes).
+bool columns_local(const PlanInputs& inputs) {
+  const MatrixFacts& matrix = inputs.matrix;
+  return matrix.column_reach_known() && 2 * matrix.column_reach * inputs.types.sum_bytes <=
+                                            inputs.device.policy.vector_local_x_window_bytes;
+}
+
 // The forms a plan running `algorithm` tries, in order, or none and why. Only kernels that know an
 // entry's row before they read its column (Vector, Scalar) can decode a compressed form; a cached
 // plan may later serve another structure at the same addresses; below the latency bound a call
@@ -103,7 +110,8 @@ std::int64_t long_row_chunk_entries(const LaunchPolicy& policy,
 }
 
 // Below the latency bound: one launch, and no group walking its longest row for long. Above it:
-// Vector for regular rows of a mean long enough for its batches, Adaptive otherwise.
+// Vector for regular rows of a mean long enough for its batches, or of any mean where the columns
+// are local (Vector's x reads stay in L1, which Adaptive's staging shares), Adaptive otherwise.
 Algorithm auto_algorithm(const PlanInputs& inputs) {
   const MatrixFacts& matrix = inputs.matrix;
   const LaunchPolicy& policy = inputs.device.policy;
@@ -113,7 +121,8 @@ Algorithm auto_algorithm(const PlanInputs& inputs) {
                ? Algorithm::Vector
                : Algorithm::Adaptive;
   }
-  return is_regular(inputs) && matrix.mean_row_length() >= policy.vector_mean_row_length
+  return is_regular(inputs) && (matrix.mean_row_length() >= policy.vector_mean_row_length ||
+                                columns_local(inputs))
              ? Algorithm::Vector
              : Algorithm::Adaptive;
 }

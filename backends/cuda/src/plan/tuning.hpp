@@ -27,6 +27,11 @@ struct LaunchPolicy {
   std::int64_t vector_longest_row_steps;
   // Auto, bandwidth-bound: Vector (a group per row) for regular matrices with rows this long.
   double vector_mean_row_length;
+  // Auto, bandwidth-bound: Vector for regular matrices of any mean whose columns are local: the
+  // window of x that nine in ten entries reach (2 x column_reach values of x's type) at most this
+  // many bytes. Vector keeps no shared memory, so an SM's whole L1 holds that window; Adaptive's
+  // staging takes its shared memory from the same SRAM.
+  std::int64_t vector_local_x_window_bytes;
   // RowBlocks (calls without a plan): fewer rows per block where that keeps this many blocks per
   // SM busy, so a small matrix is spread over the whole GPU.
   int row_blocks_min_blocks_per_sm;
@@ -79,6 +84,11 @@ constexpr LaunchPolicy sm90_policy() {
   // Adaptive (fp32 0.370 / 0.423); uniform_2000000_k16 (16 per row) 0.338 / 0.299 (fp32 0.285 /
   // 0.286); uniform_100000_k100 (100 per row) 0.092 / 0.100.
   p.vector_mean_row_length = 24.0;
+  // DR-31 (3fa4eb7, 1M rows, regular): Vector over Adaptive, fp64 / fp32, mean 12: reach 256
+  // 1.26x / 1.70x, reach 16384 (256 KiB of fp64 x) 1.11x / 1.20x; mean 3: 1.09x / 1.17x and
+  // 1.09x / 1.05x; columns anywhere 0.99x / 1.04x (mean 12) and 1.06x / 1.03x (mean 3). 256 KiB:
+  // the H100's L1 and shared memory an SM.
+  p.vector_local_x_window_bytes = 256 * 1024;
   // lp_e226 (223 rows, 3 blocks of a window each) took 7.2 us without a plan against 4.3 us with
   // one (Vector).
   p.row_blocks_min_blocks_per_sm = 2;
@@ -123,6 +133,9 @@ constexpr LaunchPolicy sm90_policy() {
 //   time from 2.04 / 3.35 of the entries. To measure: Vector against Adaptive on an A100 over
 //   matrices of 0.25-2M entries with short regular rows (cage10, dblp-2010 and the generated
 //   uniform family): the threshold is where Adaptive starts to win.
+// - vector_local_x_window_bytes follows the L1 and shared memory an SM: 192 KiB instead of 256.
+//   To measure: Vector against Adaptive on regular rows of mean 3-12 whose columns lie within
+//   4096-16384 of the diagonal (the sweep's shapes).
 // - The two bandwidth-per-SM rules keep their thresholds: they read the device's own figure (an
 //   A100 80GB has 18.9 GB/s an SM, below 31 like the H100's 25.4), so it chooses as the H100 does.
 //   To measure: the stencil with 16-bit columns and with A's own, fp64 and fp32 values with fp64
@@ -136,6 +149,7 @@ constexpr LaunchPolicy sm80_policy() {
   LaunchPolicy p = sm90_policy();
   p.name = "sm_80 (derived from the A100's limits, not measured)";
   p.latency_bound_entries = (std::int64_t{1} << 20) * 204 / 335;
+  p.vector_local_x_window_bytes = 192 * 1024;
   return p;
 }
 
