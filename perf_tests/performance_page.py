@@ -29,8 +29,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPOSITORY = os.path.dirname(HERE)
-# The generated families (testing/matrices): every other matrix is a real one read from a file.
-GENERATED = re.compile(r"^(stencil27|uniform|powerlaw|shortrows|fewdense|tallskinny)_")
+# The generated families and shapes (testing/matrices): every other matrix is a real one read from
+# a file.
+GENERATED = re.compile(r"^(stencil27|uniform|powerlaw|shortrows|fewdense|tallskinny|shape)_")
 # What a record's operation stands for; the several-vector ones are spelt out by operation_text.
 OPERATION_TEXT = {"N": "y = A*x", "T": "y = A^T*x", "H": "y = A^H*x", "N_beta1": "y = A*x + y",
                   "N_nohandle": "y = A*x, no handle", "T_nohandle": "y = A^T*x, no handle"}
