@@ -126,6 +126,34 @@ TEST(CudaTransposedScatter, TilesServeFirstAndConstantValuesTakeTheCopy) {
   EXPECT_NE(plan.describe().find("A^T built"), std::string::npos) << plan.describe();
 }
 
+// With determinism off A^T's rows are not sorted while the scatter serves; values declared
+// constant sort them (the setup grows), and declared changing again the scatter serves again.
+TEST(CudaTransposedScatter, ConstantValuesSortATransposeOnlyWhenDeclared) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  const auto seed = fresh_seed();
+  SCOPED_TRACE(seed_message(seed));
+  std::mt19937_64 rng(seed);
+  Stream stream;
+  const auto host = kspmv::testing::random_csr<double, std::int64_t, std::int64_t>(
+      30000, 30000, kspmv::testing::RowShape{0, 12}, rng);
+  const DeviceCsr<double, std::int64_t, std::int64_t> A(host);
+  Plan<double, std::int64_t, std::int64_t> plan(A.matrix(), Algorithm::Auto, stream.get(),
+                                                atomics_allowed());
+  const auto apply = [&](Mode mode) {
+    return check_apply(plan, A, host, mode, 1.5, 0.25, 1, kContiguous, kContiguous, rng);
+  };
+  EXPECT_EQ(apply(Mode::Transpose), "");
+  EXPECT_NE(plan.describe().find("A^T not built"), std::string::npos) << plan.describe();
+  EXPECT_NE(plan.describe().find("atomic adds"), std::string::npos) << plan.describe();
+  const double scattering_setup = plan.setup_seconds();
+  plan.set_values_constant(true);
+  for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) EXPECT_EQ(apply(mode), "");
+  EXPECT_NE(plan.describe().find("A^T built"), std::string::npos) << plan.describe();
+  EXPECT_GT(plan.setup_seconds(), scattering_setup);
+  plan.set_values_constant(false);
+  EXPECT_EQ(apply(Mode::Transpose), "");
+}
+
 // A symmetric pattern keeps the A^T that mirrors A (A's own structure and plan) with determinism
 // off: the scatter lost to it on the stencil (DR-30).
 TEST(CudaTransposedScatter, SymmetricPatternsKeepTheMirror) {

@@ -47,17 +47,25 @@ struct PlanImpl {
   bool values_constant = false;
   double setup_seconds = 0;
 
+  // `build` run, its time added to setup_seconds.
+  template <class Build>
+  void time_setup(Build&& build) {
+    const auto start = std::chrono::steady_clock::now();
+    build();
+    setup_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
   // The first transposed call builds it, and the scatter where it serves (and waits for the
-  // stream); its time joins setup_seconds.
+  // stream).
   Transposed& transposed_operator(cudaStream_t stream) {
     if (!transposed) {
-      const auto start = std::chrono::steady_clock::now();
-      transposed = std::make_unique<Transposed>(a, request, stream);
-      if (!request.deterministic && !transposed->uses_tiles() && !transposed->mirrors_a()) {
-        scatter = std::make_unique<Scatter>(a.matrix(), stream);
-      }
-      setup_seconds +=
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      time_setup([&] {
+        transposed = std::make_unique<Transposed>(a, request, stream);
+        if (!request.deterministic && !transposed->uses_tiles() && !transposed->mirrors_a()) {
+          scatter = std::make_unique<Scatter>(a.matrix(), stream);
+        }
+      });
     }
     return *transposed;
   }
@@ -87,10 +95,9 @@ struct PlanImpl {
 
   // op(A) = A^T or A^H: the transpose tiles where Auto chose them; else the scatter where it was
   // made and the values may change (a symmetric pattern's A^T reads A's own structure, faster than
-  // the scatter on the stencil: DR-30); else
-  // A^T's rows, with A's values gathered through the permutation, or with the transposed copy
-  // where they are declared constant (and, where A^T mirrors A, A's compressed columns for one
-  // vector).
+  // the scatter on the stencil: DR-30); else A^T's rows (sorted now where the scatter served so
+  // far), with A's values gathered through the permutation, or with the transposed copy where they
+  // are declared constant (and, where A^T mirrors A, A's compressed columns for one vector).
   void apply_transposed(const MatrixScalar* values, const CallOperands<Scalar>& call,
                         cudaStream_t stream) {
     Transposed& t = transposed_operator(stream);
@@ -102,6 +109,7 @@ struct PlanImpl {
       scatter->multiply(a.matrix(), values, call, stream);
       return;
     }
+    if (!t.has_rows()) time_setup([&] { t.build_rows(a, stream); });
     const APlan& plan_t = t.rows_plan(a);
     if (!values_constant) {
       plan_t.template multiply<true>(t.rows_gathering(a, values), call, stream);

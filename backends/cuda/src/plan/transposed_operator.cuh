@@ -4,7 +4,9 @@
 // no A^T); else A^T's structure and the plan of its rows, whose kernels read A's values in place,
 // through the structure's source_entry, unless the caller declared them constant: then a
 // transposed copy of the values is kept. Where A^T mirrors A (a symmetric pattern), A's plan serves
-// A^T's rows too: the same rows, the same lengths, the same choice.
+// A^T's rows too: the same rows, the same lengths, the same choice. Where determinism is off and
+// A^T does not mirror A, the scatter serves instead, and A^T's rows wait for the values to be
+// declared constant.
 
 #include <cuda_runtime_api.h>
 
@@ -39,11 +41,11 @@ class TransposedOperator {
   using APlan = RowsPlan<Scalar, Ordinal, Offset, MatrixScalar>;
   using Matrix = typename APlan::Matrix;
 
-  // A^T's structure of A's; and, unless it mirrors A, the plan of its rows for the algorithm A's
-  // request asked for, reading A^T's own columns (its values come through a permutation, which no
-  // compressed form decodes). Waits for the stream.
+  // The tiles where Auto takes them; else A^T's structure where it mirrors A; else A^T's own rows
+  // and their plan (build_rows), except where determinism is off: there the scatter serves until
+  // the values are declared constant. Waits for the stream.
   TransposedOperator(const APlan& a_plan, const PlanRequest& a_request, cudaStream_t stream)
-      : row_map_(a_plan.matrix().row_map), num_entries_(a_plan.num_entries()) {
+      : row_map_(a_plan.matrix().row_map), num_entries_(a_plan.num_entries()), request_(a_request) {
     const Matrix& A = a_plan.matrix();
     if (a_request.algorithm == Algorithm::Auto && a_plan.num_entries() > 0 &&
         a_plan.num_rows() <= std::numeric_limits<int>::max()) {
@@ -58,19 +60,32 @@ class TransposedOperator {
         return;
       }
     }
-    structure_ = transpose_structure(A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan),
-                                     a_plan.num_entries(), stream);
-    if (structure_.mirrors_a()) return;
+    structure_ = mirrored_structure(A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan),
+                                    a_plan.num_entries(), stream);
+    if (structure_.mirrors_a() || !a_request.deterministic) return;
+    build_rows(a_plan, stream);
+  }
+
+  bool uses_tiles() const { return tiles_ != nullptr; }
+  // A^T's rows are ready (mirrored or sorted): false only before build_rows where determinism is
+  // off.
+  bool has_rows() const { return structure_.built(); }
+
+  // A^T's own rows by a sort, and the plan of its rows for the algorithm A's request asked for,
+  // reading A^T's own columns (its values come through a permutation, which no compressed form
+  // decodes). Waits for the stream.
+  void build_rows(const APlan& a_plan, cudaStream_t stream) {
+    const Matrix& A = a_plan.matrix();
+    structure_ = sorted_structure(A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan),
+                                  a_plan.num_entries(), stream);
     const Matrix a_t{
         A.num_cols, A.num_rows, A.num_entries, structure_.row_map.data(), structure_.entries.data(),
         A.values};
-    PlanRequest request = a_request;
+    PlanRequest request = request_;
     request.compression = Compression::Never;
     request.check_structure = false;  // A^T's structure is the plan's own, from a checked A
     own_plan_ = std::make_unique<APlan>(a_t, request, stream);
   }
-
-  bool uses_tiles() const { return tiles_ != nullptr; }
 
   // op(A) x through the tiles, a vector at a time: each run's partial, then each column's sum.
   void multiply_tiles(const MatrixScalar* a_values, const CallOperands<Scalar>& call,
@@ -116,9 +131,9 @@ class TransposedOperator {
     }
   }
 
-  // The plan of A^T's rows: its own, or A's where A^T mirrors A.
+  // The plan of A^T's rows (has_rows()): its own, or A's where A^T mirrors A.
   const APlan& rows_plan(const APlan& a_plan) const { return own_plan_ ? *own_plan_ : a_plan; }
-  bool mirrors_a() const { return !tiles_ && !own_plan_; }
+  bool mirrors_a() const { return !tiles_ && structure_.mirrors_a(); }
 
   // A^T's rows with A's values (given) gathered through the permutation.
   typename APlan::Rows rows_gathering(const APlan& a_plan, const MatrixScalar* a_values) const {
@@ -171,9 +186,12 @@ class TransposedOperator {
                   runs_text(tried_runs_per_entry_) + " column runs an entry" +
                   (runs_sampled_ ? " in a sample of tiles)" : ")")
             : "";
-    return (own_plan_ ? "A^T built, " + own_plan_->describe()
-                      : "A's pattern is symmetric, A^T read through A's structure and plan") +
-           tiles_declined;
+    const std::string rows =
+        own_plan_ ? "A^T built, " + own_plan_->describe()
+        : structure_.mirrors_a()
+            ? "A's pattern is symmetric, A^T read through A's structure and plan"
+            : "A^T not built (its pattern is not A's)";
+    return rows + tiles_declined;
   }
 
  private:
@@ -189,12 +207,13 @@ class TransposedOperator {
 
   const Offset* row_map_ = nullptr;
   std::int64_t num_entries_ = 0;
+  PlanRequest request_;
   double tried_runs_per_entry_ = 0;                         // 0: the tiles were not tried
   bool runs_sampled_ = false;                               // tried on a sample of tiles only
   std::unique_ptr<TransposeTiles<Ordinal, Offset>> tiles_;  // null unless Auto chose them
   DeviceBuffer<device_t<Scalar>> partials_;
   TransposedStructure<Ordinal, Offset> structure_;
-  std::unique_ptr<APlan> own_plan_;  // null where A^T mirrors A
+  std::unique_ptr<APlan> own_plan_;  // null where A^T mirrors A or its rows are not built
   DeviceBuffer<MatrixScalar> values_;
   bool values_current_ = false;
 };

@@ -1,8 +1,8 @@
 #pragma once
 // Transposed calls that scatter with atomic adds (kernels/transposed_scatter_kernel.cuh), for plans
 // whose caller turned determinism off: y scaled by beta, then one scatter a vector, reading A once
-// a vector in its own order. A^T's structure, which the first transposed call still builds (it
-// says whether A^T mirrors A, and serves a later declaration of constant values), is not read.
+// a vector in its own order. The first transposed call only learns that A^T does not mirror A;
+// A^T's rows are sorted when the values are declared constant.
 
 #include <cuda_runtime_api.h>
 

@@ -111,25 +111,33 @@ bool mirror_entries(const Offset* row_map, const Ordinal* entries, std::int64_t 
 
 }  // namespace
 
-// Where A^T does not mirror A: a stable radix sort of A's entry positions by column (A's entries
-// are in row order, so each column's rows stay increasing and the structure is the same on every
-// run), then one pass for the column starts and one gather for the rows. Measured on an H100
-// (DR-06): the sort is most of the time (3.0 ms for the 110M entries of the 27-point
-// stencil, 0.95 ms for 32M random columns); a counting sort was slower (integer atomics scattered
-// over the slots: 4.7-5.0 ms to place the entries), as was a binary search per entry for its row.
 template <class Ordinal, class Offset>
-TransposedStructure<Ordinal, Offset> transpose_structure(
+TransposedStructure<Ordinal, Offset> mirrored_structure(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_cols,
     std::int64_t num_entries, cudaStream_t stream) {
-  const auto n = static_cast<std::size_t>(num_entries);
-  const auto row_map_length = static_cast<std::size_t>(num_cols) + 1;
-  DeviceBuffer<Offset> source_entry(n);
+  DeviceBuffer<Offset> source_entry(static_cast<std::size_t>(num_entries));
   if (mirror_entries(row_map, entries, num_rows, num_cols, num_entries, source_entry.data(),
                      stream)) {
     return {{}, {}, std::move(source_entry)};
   }
+  return {};
+}
+
+// A stable radix sort of A's entry positions by column (A's entries are in row order, so each
+// column's rows stay increasing and the structure is the same on every run), then one pass for the
+// column starts and one gather for the rows. Measured on an H100 (DR-06): the sort is most of the
+// time (3.0 ms for the 110M entries of the 27-point stencil, 0.95 ms for 32M random columns); a
+// counting sort was slower (integer atomics scattered over the slots: 4.7-5.0 ms to place the
+// entries), as was a binary search per entry for its row.
+template <class Ordinal, class Offset>
+TransposedStructure<Ordinal, Offset> sorted_structure(const Offset* row_map, const Ordinal* entries,
+                                                      std::int64_t num_rows, std::int64_t num_cols,
+                                                      std::int64_t num_entries,
+                                                      cudaStream_t stream) {
+  const auto n = static_cast<std::size_t>(num_entries);
+  const auto row_map_length = static_cast<std::size_t>(num_cols) + 1;
   TransposedStructure<Ordinal, Offset> t{DeviceBuffer<Offset>(row_map_length),
-                                         DeviceBuffer<Ordinal>(n), std::move(source_entry)};
+                                         DeviceBuffer<Ordinal>(n), DeviceBuffer<Offset>(n)};
   if (num_entries == 0) {
     KSPMV_CUDA_CHECK(cudaMemsetAsync(t.row_map.data(), 0, row_map_length * sizeof(Offset), stream));
     return t;
@@ -172,8 +180,10 @@ TransposedStructure<Ordinal, Offset> transpose_structure(
   return t;
 }
 
-#define KSPMV_INSTANTIATE_TRANSPOSE(ORDINAL, OFFSET)                                  \
-  template TransposedStructure<ORDINAL, OFFSET> transpose_structure<ORDINAL, OFFSET>( \
+#define KSPMV_INSTANTIATE_TRANSPOSE(ORDINAL, OFFSET)                                          \
+  template TransposedStructure<ORDINAL, OFFSET> mirrored_structure<ORDINAL, OFFSET>(          \
+      const OFFSET*, const ORDINAL*, std::int64_t, std::int64_t, std::int64_t, cudaStream_t); \
+  template TransposedStructure<ORDINAL, OFFSET> sorted_structure<ORDINAL, OFFSET>(            \
       const OFFSET*, const ORDINAL*, std::int64_t, std::int64_t, std::int64_t, cudaStream_t);
 KSPMV_FOR_EACH_INDEX_PAIR(KSPMV_INSTANTIATE_TRANSPOSE)
 #undef KSPMV_INSTANTIATE_TRANSPOSE

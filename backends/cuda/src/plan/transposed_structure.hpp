@@ -20,14 +20,25 @@ struct TransposedStructure {
 
   // A's pattern is symmetric: A^T's row map and columns are A's own.
   bool mirrors_a() const { return row_map.size() == 0 && source_entry.size() > 0; }
+
+  // Neither mirrored nor sorted yet (where A^T's rows wait for a declaration of constant values).
+  bool built() const { return source_entry.size() > 0 || row_map.size() > 0; }
 };
 
 // Where every row of A is strictly increasing and A(j, i) is stored wherever A(i, j) is, A^T
-// mirrors A; otherwise the entries of each row of A^T are in increasing row order (a stable sort
-// by A's column). Either way A^T is the same on every run.
+// mirrors A: only source_entry is built. Otherwise an empty structure (not built()); the search
+// stops at the first entry without a mirror, so it costs little there.
 template <class Ordinal, class Offset>
-TransposedStructure<Ordinal, Offset> transpose_structure(
+TransposedStructure<Ordinal, Offset> mirrored_structure(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_cols,
     std::int64_t num_entries, cudaStream_t stream);
+
+// A^T's own rows, whatever A's pattern: the entries of each row of A^T in increasing row order (a
+// stable sort by A's column), the same on every run.
+template <class Ordinal, class Offset>
+TransposedStructure<Ordinal, Offset> sorted_structure(const Offset* row_map, const Ordinal* entries,
+                                                      std::int64_t num_rows, std::int64_t num_cols,
+                                                      std::int64_t num_entries,
+                                                      cudaStream_t stream);
 
 }  // namespace kspmv::cuda::detail
