@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "choice_fixtures.hpp"
@@ -209,6 +210,18 @@ TEST(CudaChoice, RefusalsBeforeABuild) {
                                  ColumnForm::ColumnDeltas, 1, 0),
             "");
   EXPECT_EQ(refusal_before_build(fp32_h200(far), ColumnForm::RowPatterns, 1, 0), "");
+  // The deltas count from the row: a rectangular matrix's columns part from its rows by up to
+  // |rows - cols|, added to the reach.
+  MatrixFacts tall = stencil();
+  tall.column_reach = 256;
+  tall.cols = tall.rows - (32768 - 256);
+  EXPECT_EQ(refusal_before_build(fp32_h200(tall), ColumnForm::ColumnDeltas, 1, 0), "");
+  tall.cols -= 1;
+  EXPECT_EQ(refusal_before_build(fp32_h200(tall), ColumnForm::ColumnDeltas, 1, 0),
+            "columns counted from the row lie too far for 16 bits (4000000 rows, 3967487 columns)");
+  MatrixFacts wide = tall;
+  std::swap(wide.rows, wide.cols);
+  EXPECT_NE(refusal_before_build(fp32_h200(wide), ColumnForm::ColumnDeltas, 1, 0), "");
   // Double precision values: the deltas only up to 31 GB/s of DRAM a multiprocessor.
   EXPECT_EQ(refusal_before_build(inputs(near, h100()), ColumnForm::ColumnDeltas, 1, 0), "");
   EXPECT_EQ(refusal_before_build(inputs(near, h200()), ColumnForm::ColumnDeltas, 1, 0),

@@ -1,6 +1,7 @@
 #include "plan/choice.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iomanip>
 #include <sstream>
 
@@ -167,6 +168,15 @@ std::string refusal_before_build(const PlanInputs& inputs, ColumnForm form, std:
   }
   if (inputs.matrix.column_reach > kDeltaReach + 1) {  // a power of two: 2^15 passes
     return "sampled columns lie too far from the diagonal for 16 bits";
+  }
+  // The reach counts from the diagonal (slope cols / rows), the deltas from the row: on a
+  // rectangular matrix they part by up to |rows - cols| (2M x 256: every delta escaped, after a
+  // build of 3.4 ms, DR-31).
+  const std::int64_t drift = std::abs(inputs.matrix.rows - inputs.matrix.cols);
+  if (inputs.matrix.column_reach + drift > kDeltaReach + 1) {
+    return "columns counted from the row lie too far for 16 bits (" +
+           std::to_string(inputs.matrix.rows) + " rows, " + std::to_string(inputs.matrix.cols) +
+           " columns)";
   }
   const double bandwidth_per_sm = inputs.device.dram_bytes_per_second_per_sm();
   const double most = inputs.device.policy.double_value_deltas_max_bandwidth_per_sm;
