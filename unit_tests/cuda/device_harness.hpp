@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -88,6 +89,24 @@ class Stream {
 
  private:
   cudaStream_t stream_ = nullptr;
+};
+
+// A GPU test with a fresh seed (traced into every failure of the test), a generator drawn from it
+// and a stream, made only where there is a GPU (the test skips otherwise).
+class SeededGpuTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    KSPMV_SKIP_WITHOUT_GPU();
+    stream_.emplace();
+  }
+  Stream& stream() { return *stream_; }
+
+  const std::uint64_t seed = kspmv::testing::fresh_seed();
+  std::mt19937_64 rng{seed};
+
+ private:
+  ::testing::ScopedTrace seed_trace_{__FILE__, __LINE__, kspmv::testing::seed_message(seed)};
+  std::optional<Stream> stream_;
 };
 
 template <class Scalar, class Ordinal, class Offset>

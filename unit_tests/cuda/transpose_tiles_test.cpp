@@ -152,16 +152,13 @@ TYPED_TEST(CudaTransposeTilesTest, CallsWithoutAPlanTakeTheTiles) {
   }
 }
 
-TEST(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
+class CudaTransposeTiles : public SeededGpuTest {};
+
+TEST_F(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
   const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
       50000, 256, kspmv::testing::RowShape{0, 32}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
-  Stream stream;
-  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get());
   const auto x = kspmv::testing::random_block<double>(host.num_rows, 1, rng);
   const DeviceBlock<double> x_device(x, kContiguous);
   const Block<double> y0{host.num_cols, 1, std::vector<double>(host.num_cols, 0.0)};
@@ -169,8 +166,8 @@ TEST(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
   for (int call = 0; call < 100; ++call) {
     const DeviceBlock<double> y(y0, kContiguous);
     plan.apply(Mode::Transpose, 1.5, A.matrix(), x_device.const_block(), 0.0, y.block(),
-               stream.get());
-    stream.synchronize();
+               stream().get());
+    stream().synchronize();
     bool outside_untouched = false;
     const auto got = y.download(outside_untouched);
     if (call == 0) {
@@ -187,16 +184,11 @@ TEST(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
   EXPECT_NE(plan.describe().find("transpose tiles of"), std::string::npos) << plan.describe();
 }
 
-TEST(CudaTransposeTiles, DeclinedWhereColumnsAreRandom) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
+TEST_F(CudaTransposeTiles, DeclinedWhereColumnsAreRandom) {
   const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
       40000, 40000, kspmv::testing::RowShape{4, 12}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
-  Stream stream;
-  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get());
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get());
   EXPECT_EQ(check_apply(plan, A, host, Mode::Transpose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
             "");
   EXPECT_NE(plan.describe().find("A^T built"), std::string::npos) << plan.describe();
@@ -205,17 +197,12 @@ TEST(CudaTransposeTiles, DeclinedWhereColumnsAreRandom) {
 
 // Past 256 tiles a sample of 64 tiles decides first: it declines random columns without the whole
 // sort, and passes a tall and skinny matrix on to it.
-TEST(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
-  Stream stream;
+TEST_F(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
   const auto random = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
       100000, 100000, kspmv::testing::RowShape{4, 12}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> declined(random);
   Plan<double, std::int32_t, std::int32_t> sampled(declined.matrix(), Algorithm::Auto,
-                                                   stream.get());
+                                                   stream().get());
   EXPECT_EQ(check_apply(sampled, declined, random, Mode::Transpose, 1.0, 0.0, 1, kContiguous,
                         kContiguous, rng),
             "");
@@ -232,7 +219,7 @@ TEST(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
       },
       rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> kept(skinny);
-  Plan<double, std::int32_t, std::int32_t> tiles(kept.matrix(), Algorithm::Auto, stream.get());
+  Plan<double, std::int32_t, std::int32_t> tiles(kept.matrix(), Algorithm::Auto, stream().get());
   EXPECT_EQ(
       check_apply(tiles, kept, skinny, Mode::Transpose, 1.0, 0.5, 1, kContiguous, kContiguous, rng),
       "");

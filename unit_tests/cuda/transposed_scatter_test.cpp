@@ -97,16 +97,13 @@ TYPED_TEST(CudaTransposedScatterTest, RandomColumnsEqualTheReference) {
   }
 }
 
-TEST(CudaTransposedScatter, TilesServeFirstAndConstantValuesTakeTheCopy) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
-  Stream stream;
+class CudaTransposedScatter : public SeededGpuTest {};
+
+TEST_F(CudaTransposedScatter, TilesServeFirstAndConstantValuesTakeTheCopy) {
   const auto skinny = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
       20000, 64, kspmv::testing::RowShape{8, 24}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> tall(skinny);
-  Plan<double, std::int32_t, std::int32_t> tiles(tall.matrix(), Algorithm::Auto, stream.get(),
+  Plan<double, std::int32_t, std::int32_t> tiles(tall.matrix(), Algorithm::Auto, stream().get(),
                                                  atomics_allowed());
   EXPECT_EQ(
       check_apply(tiles, tall, skinny, Mode::Transpose, 1.0, 0.5, 1, kContiguous, kContiguous, rng),
@@ -117,7 +114,7 @@ TEST(CudaTransposedScatter, TilesServeFirstAndConstantValuesTakeTheCopy) {
   const auto random = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
       30000, 30000, kspmv::testing::RowShape{4, 12}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> A(random);
-  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get(),
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get(),
                                                 atomics_allowed());
   plan.set_values_constant(true);
   for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
@@ -128,16 +125,11 @@ TEST(CudaTransposedScatter, TilesServeFirstAndConstantValuesTakeTheCopy) {
 
 // With determinism off A^T's rows are not sorted while the scatter serves; values declared
 // constant sort them (the setup grows), and declared changing again the scatter serves again.
-TEST(CudaTransposedScatter, ConstantValuesSortATransposeOnlyWhenDeclared) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
-  Stream stream;
+TEST_F(CudaTransposedScatter, ConstantValuesSortATransposeOnlyWhenDeclared) {
   const auto host = kspmv::testing::random_csr<double, std::int64_t, std::int64_t>(
       30000, 30000, kspmv::testing::RowShape{0, 12}, rng);
   const DeviceCsr<double, std::int64_t, std::int64_t> A(host);
-  Plan<double, std::int64_t, std::int64_t> plan(A.matrix(), Algorithm::Auto, stream.get(),
+  Plan<double, std::int64_t, std::int64_t> plan(A.matrix(), Algorithm::Auto, stream().get(),
                                                 atomics_allowed());
   const auto apply = [&](Mode mode) {
     return check_apply(plan, A, host, mode, 1.5, 0.25, 1, kContiguous, kContiguous, rng);
@@ -156,16 +148,11 @@ TEST(CudaTransposedScatter, ConstantValuesSortATransposeOnlyWhenDeclared) {
 
 // A symmetric pattern keeps the A^T that mirrors A (A's own structure and plan) with determinism
 // off: the scatter lost to it on the stencil (DR-30).
-TEST(CudaTransposedScatter, SymmetricPatternsKeepTheMirror) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  const auto seed = fresh_seed();
-  SCOPED_TRACE(seed_message(seed));
-  std::mt19937_64 rng(seed);
-  Stream stream;
+TEST_F(CudaTransposedScatter, SymmetricPatternsKeepTheMirror) {
   const auto host = kspmv::testing::symmetric_pattern_csr<double, std::int32_t, std::int32_t>(
       40000, kspmv::testing::RowShape{2, 6}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
-  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream.get(),
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get(),
                                                 atomics_allowed());
   for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
     EXPECT_EQ(check_apply(plan, A, host, mode, 1.5, 0.0, 1, kContiguous, kContiguous, rng), "");
