@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "device_harness.hpp"
 #include "kspmv/errors.hpp"
@@ -280,6 +281,38 @@ TEST_F(CudaPlanOnSkewedRows, DescribesItselfAndCountsItsMemory) {
   EXPECT_GE(plan.workspace_bytes(),
             bytes + static_cast<std::size_t>(host.num_cols + 1 + 2 * host.num_entries()) *
                         sizeof(std::int32_t));
+}
+
+class CudaPlanAnalysis : public SeededGpuTest {};
+
+// The analysis counts the steps Vector's warps would take, each as many as its longest row needs
+// (describe() reports them on irregular rows as the fill of the warps' load slots, 32 x 4 a step).
+TEST_F(CudaPlanAnalysis, CountsTheStepsOfVectorsWarps) {
+  // 4099 rows of 8 but row 0 of 1000 (mean 8.24: 4 lanes of 4 entries a row, 8 rows a warp): 63
+  // steps in the first warp, one in each of the other 512 (the last holds 3 rows): 33,784 entries
+  // in 575 x 128 slots, 46%.
+  const Csr few = kspmv::testing::csr_with_row_lengths<double, std::int32_t, std::int32_t>(
+      4099, 4099, [](std::int64_t i) { return i == 0 ? std::int64_t{1000} : std::int64_t{8}; }, 7,
+      rng);
+  // Past one pass of the analysis' grid (2^20 rows): 1,100,003 rows of 3, 1, 1, ... but row 5 of
+  // 500 (mean 1.67: 2 lanes of 4 entries, 16 rows a warp): 68,751 warps, the first of 63 steps,
+  // 1,833,838 entries in 68,813 x 128 slots, 21%.
+  const Csr many = kspmv::testing::csr_with_row_lengths<double, std::int32_t, std::int32_t>(
+      1'100'003, 1'100'003,
+      [](std::int64_t i) {
+        return i == 5 ? std::int64_t{500} : i % 3 == 0 ? std::int64_t{3} : std::int64_t{1};
+      },
+      7, rng);
+  for (const auto& [host, fill] : {std::pair{&few, "46%"}, std::pair{&many, "21%"}}) {
+    const DeviceCsr<double, std::int32_t, std::int32_t> device(*host);
+    Plan<double, std::int32_t, std::int32_t> plan(device.matrix(), Algorithm::Adaptive,
+                                                  stream().get());
+    const std::string text = plan.describe();
+    EXPECT_NE(text.find(std::string("(irregular rows; Vector's warps would fill ") + fill +
+                        " of their load slots)"),
+              std::string::npos)
+        << text;
+  }
 }
 
 // describe() names the launch policy in use: the device's own, or the one KSPMV_CUDA_POLICY

@@ -78,6 +78,30 @@ TEST(CudaChoice, LatencyBoundEndsAtThePolicysEntries) {
   EXPECT_EQ(choose(inputs(at)).algorithm, Algorithm::Adaptive);
 }
 
+TEST(CudaChoice, IrregularLocalRowsTakeVectorWhereItsWarpsStayFilled) {
+  // 1M rows of mean 48 (Vector: 16 lanes of 4 entries a row, two rows a warp, 128 load slots a
+  // warp step), longest 2477, within 256 columns: irregular. Vector where its warps' steps fill at
+  // least 45% of their slots (48M / (128 x 833,333) = 0.4500002) and the longest row's steps (64
+  // entries each) times the H100's 132 x 64 warp slots stay within the warps' steps.
+  MatrixFacts rows = square(1'000'000, 48, 2477, 256);
+  rows.vector_warp_steps = 833'333;
+  EXPECT_FALSE(choose(inputs(rows)).regular_rows);
+  EXPECT_EQ(choose(inputs(rows)).algorithm, Algorithm::Vector);
+  MatrixFacts less_filled = rows;
+  less_filled.vector_warp_steps = 833'334;
+  EXPECT_EQ(choose(inputs(less_filled)).algorithm, Algorithm::Adaptive);
+  MatrixFacts far = rows;
+  far.column_reach = kFarReach;
+  EXPECT_EQ(choose(inputs(far)).algorithm, Algorithm::Adaptive);
+  // 833,333 / 8,448 slots: 98 steps of 64 entries at most.
+  MatrixFacts longest_within = rows;
+  longest_within.longest_row = 98 * 64;
+  EXPECT_EQ(choose(inputs(longest_within)).algorithm, Algorithm::Vector);
+  MatrixFacts longest_past = rows;
+  longest_past.longest_row = 98 * 64 + 1;
+  EXPECT_EQ(choose(inputs(longest_past)).algorithm, Algorithm::Adaptive);
+}
+
 TEST(CudaChoice, ForcedAlgorithmsAreTaken) {
   for (const Algorithm forced :
        {Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive, Algorithm::MergePath}) {

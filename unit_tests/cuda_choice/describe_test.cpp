@@ -32,6 +32,14 @@ TEST(CudaChoiceDescribe, NamesEveryDecision) {
             "chunks of up to 512; columns: A's own (Adaptive reads columns before it knows their "
             "rows); launch policy sm_90 (measured on an H100 and an H200); kernels run sm_90 code "
             "compiled from compute_90");
+  MatrixFacts filled = square(1'000'000, 48, 2477, 256);
+  filled.vector_warp_steps = 833'333;
+  const std::string fill = describe_rows_plan(inputs(filled), choose(inputs(filled)), 0, "none");
+  EXPECT_NE(fill.find("Vector (chosen by Auto) for 1000000 x 1000000 with 48000000 entries: 48.0 "
+                      "per row, longest 2477 (irregular rows; Vector's warps would fill 45% of "
+                      "their load slots), 9 in 10"),
+            std::string::npos)
+      << fill;
   MatrixFacts empty = square(0, 0, 0);
   empty.column_reach = MatrixFacts{}.column_reach;  // unknown: no rows sampled
   const std::string text = describe_rows_plan(inputs(empty), choose(inputs(empty)), 0, "none");

@@ -1,38 +1,60 @@
 #pragma once
 // The analysis the plan runs on the device: the longest row (the mean is known on the host), the
-// rows too long for one group of lanes of a rank-2 call, and how far from the diagonal a sample of
-// rows reaches for its columns. Reads the row map once and a few thousand rows of column indices,
-// far less than one SpMV reads.
+// rows too long for one group of lanes of a rank-2 call, the steps Vector's warps would take, and
+// how far from the diagonal a sample of rows reaches for its columns. Reads the row map once and a
+// few thousand rows of column indices, far less than one SpMV reads.
 
 #include <cstdint>
 
 namespace kspmv::cuda::detail {
 
 // What the row lengths say, where row_lengths_kernel accumulates them.
-enum RowLengthFigure { kLongestRow, kLongRows, kLongRowEntriesInAll, kRowLengthFigures };
+enum RowLengthFigure {
+  kLongestRow,
+  kLongRows,
+  kLongRowEntriesInAll,
+  kVectorWarpSteps,
+  kRowLengthFigures
+};
 
 // figures[kLongestRow] = the longest row's length; figures[kLongRows] = how many rows are longer
-// than long_row_entries, figures[kLongRowEntriesInAll] = how many entries they hold together.
+// than long_row_entries, figures[kLongRowEntriesInAll] = how many entries they hold together;
+// figures[kVectorWarpSteps] = the steps of `step_entries` entries a row that the warps of a Vector
+// launch with `vector_lanes` lanes a row would take, each warp as many as its longest row needs
+// (rows r of a warp: those with the same r / (32 / vector_lanes)).
 template <class Offset>
 __global__ void row_lengths_kernel(const Offset* row_map, std::int64_t num_rows,
-                                   std::int64_t long_row_entries, unsigned long long* figures) {
+                                   std::int64_t long_row_entries, int vector_lanes,
+                                   std::int64_t step_entries, unsigned long long* figures) {
   unsigned long long longest = 0;
   unsigned long long long_rows = 0;
   unsigned long long long_row_total = 0;
+  unsigned long long warp_steps = 0;
+  const int rows_a_warp = 32 / vector_lanes;
   const std::int64_t stride = gridDim.x * static_cast<std::int64_t>(blockDim.x);
-  for (std::int64_t row = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-       row < num_rows; row += stride) {
-    const auto length = static_cast<std::int64_t>(row_map[row + 1] - row_map[row]);
+  // Every thread of the grid-stride loop runs the same trips (the shuffles need the whole warp);
+  // a stride is a multiple of 32, so a Vector warp's rows sit in aligned groups of threads.
+  const std::int64_t first = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  for (std::int64_t base = first - threadIdx.x % 32; base < num_rows; base += stride) {
+    const std::int64_t row = base + threadIdx.x % 32;
+    const auto length = row < num_rows ? static_cast<std::int64_t>(row_map[row + 1] - row_map[row])
+                                       : std::int64_t{0};
     longest = max(longest, static_cast<unsigned long long>(length));
     if (length > long_row_entries) {
       ++long_rows;
       long_row_total += static_cast<unsigned long long>(length);
     }
+    auto steps = static_cast<unsigned long long>((length + step_entries - 1) / step_entries);
+    for (int offset = 1; offset < rows_a_warp; offset *= 2) {
+      steps = max(steps, __shfl_xor_sync(0xffffffffu, steps, offset));
+    }
+    if (threadIdx.x % rows_a_warp == 0) warp_steps += steps;
   }
   for (int offset = 16; offset > 0; offset /= 2) {
     longest = max(longest, __shfl_down_sync(0xffffffffu, longest, offset));
     long_rows += __shfl_down_sync(0xffffffffu, long_rows, offset);
     long_row_total += __shfl_down_sync(0xffffffffu, long_row_total, offset);
+    warp_steps += __shfl_down_sync(0xffffffffu, warp_steps, offset);
   }
   if (threadIdx.x % 32 == 0) {
     atomicMax(figures + kLongestRow, longest);
@@ -40,6 +62,7 @@ __global__ void row_lengths_kernel(const Offset* row_map, std::int64_t num_rows,
       atomicAdd(figures + kLongRows, long_rows);
       atomicAdd(figures + kLongRowEntriesInAll, long_row_total);
     }
+    if (warp_steps != 0) atomicAdd(figures + kVectorWarpSteps, warp_steps);
   }
 }
 

@@ -1,9 +1,9 @@
 #pragma once
-// The plan's analysis: row lengths and column reach measured on the device (row_statistics.cuh)
-// and, unless the request says not to, the CSR invariants checked beside them
-// (structure_check.cuh), all read back in one copy, as MatrixFacts. Its kernels read no element
-// outside A's arrays even where A is malformed, so the plan can throw after the one wait instead of
-// waiting for the check first.
+// The plan's analysis: row lengths, the steps of Vector's warps and column reach measured on the
+// device (row_statistics.cuh) and, unless the request says not to, the CSR invariants checked
+// beside them (structure_check.cuh), all read back in one copy, as MatrixFacts. Its kernels read no
+// element outside A's arrays even where A is malformed, so the plan can throw after the one wait
+// instead of waiting for the check first.
 
 #include <cuda_runtime_api.h>
 
@@ -14,6 +14,7 @@
 #include "device/grid.hpp"
 #include "kernels/row_statistics.cuh"
 #include "kspmv/cuda/operands.hpp"
+#include "plan/choice.hpp"
 #include "plan/matrix_facts.hpp"
 #include "plan/structure_check.cuh"
 #include "plan/tuning.hpp"
@@ -40,8 +41,10 @@ MatrixFacts analyse(const CsrMatrix<MatrixScalar, Ordinal, Offset>& A, const Lau
   if (check_structure) launch_csr_invariants(A, figures + kMalformedFigure, stream);
   constexpr int kThreads = 256;
   const unsigned blocks = std::min(grid_for(facts.rows, kThreads), 4096u);
-  row_lengths_kernel<<<blocks, kThreads, 0, stream>>>(A.row_map, facts.rows,
-                                                      policy.long_row_entries, figures);
+  const int vector_lanes = batched_vector_lanes_for(facts.mean_row_length());
+  row_lengths_kernel<<<blocks, kThreads, 0, stream>>>(
+      A.row_map, facts.rows, policy.long_row_entries, vector_lanes,
+      std::int64_t{vector_lanes} * kVectorBatch, figures);
   KSPMV_CUDA_CHECK(cudaGetLastError());
   const std::int64_t row_step = std::max<std::int64_t>(1, facts.rows / kReachSampleRows);
   const std::int64_t sampled_rows = (facts.rows + row_step - 1) / row_step;
@@ -55,6 +58,7 @@ MatrixFacts analyse(const CsrMatrix<MatrixScalar, Ordinal, Offset>& A, const Lau
   facts.longest_row = static_cast<std::int64_t>(result[kLongestRow]);
   facts.long_rows = static_cast<std::int64_t>(result[kLongRows]);
   facts.long_row_entries_in_all = static_cast<std::int64_t>(result[kLongRowEntriesInAll]);
+  facts.vector_warp_steps = static_cast<std::int64_t>(result[kVectorWarpSteps]);
   facts.column_reach = reach_quantile(result + kRowLengthFigures, kReachBuckets, 0.9);
   facts.malformed = result[kMalformedFigure] != 0;
   return facts;

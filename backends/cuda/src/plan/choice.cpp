@@ -28,6 +28,20 @@ bool columns_local(const PlanInputs& inputs) {
                                             inputs.device.policy.vector_local_x_window_bytes;
 }
 
+// Irregular rows that still keep Vector's warps busy: its load slots mostly filled, and no row
+// whose walk by one group outlasts the call (the GPU's warp slots share the warps' steps).
+bool irregular_rows_fill_vector(const PlanInputs& inputs) {
+  const MatrixFacts& matrix = inputs.matrix;
+  const LaunchPolicy& policy = inputs.device.policy;
+  const std::int64_t step_entries =
+      std::int64_t{batched_vector_lanes_for(matrix.mean_row_length())} * kVectorBatch;
+  const std::int64_t longest_row_steps = (matrix.longest_row + step_entries - 1) / step_entries;
+  const std::int64_t warp_slots =
+      std::int64_t{inputs.device.multiprocessors} * policy.vector_resident_warps_per_sm;
+  return matrix.vector_step_fill(kVectorBatch) >= policy.vector_irregular_min_step_fill &&
+         longest_row_steps * warp_slots <= matrix.vector_warp_steps;
+}
+
 // The forms a plan running `algorithm` tries, in order, or none and why. Only kernels that know an
 // entry's row before they read its column (Vector, Scalar) can decode a compressed form; a cached
 // plan may later serve another structure at the same addresses; below the latency bound a call
@@ -112,7 +126,8 @@ std::int64_t long_row_chunk_entries(const LaunchPolicy& policy,
 
 // Below the latency bound: one launch, and no group walking its longest row for long. Above it:
 // Vector for regular rows of a mean long enough for its batches, or of any mean where the columns
-// are local (Vector's x reads stay in L1, which Adaptive's staging shares), Adaptive otherwise.
+// are local (Vector's x reads stay in L1, which Adaptive's staging shares), and for irregular rows
+// with local columns that fill Vector's warps; Adaptive otherwise.
 Algorithm auto_algorithm(const PlanInputs& inputs) {
   const MatrixFacts& matrix = inputs.matrix;
   const LaunchPolicy& policy = inputs.device.policy;
@@ -122,10 +137,13 @@ Algorithm auto_algorithm(const PlanInputs& inputs) {
                ? Algorithm::Vector
                : Algorithm::Adaptive;
   }
-  return is_regular(inputs) && (matrix.mean_row_length() >= policy.vector_mean_row_length ||
-                                columns_local(inputs))
-             ? Algorithm::Vector
-             : Algorithm::Adaptive;
+  if (is_regular(inputs)) {
+    return matrix.mean_row_length() >= policy.vector_mean_row_length || columns_local(inputs)
+               ? Algorithm::Vector
+               : Algorithm::Adaptive;
+  }
+  return columns_local(inputs) && irregular_rows_fill_vector(inputs) ? Algorithm::Vector
+                                                                     : Algorithm::Adaptive;
 }
 
 Choice choose(const PlanInputs& inputs) {

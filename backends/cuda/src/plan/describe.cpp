@@ -13,8 +13,16 @@ std::string describe_rows_plan(const PlanInputs& inputs, const Choice& choice,
        << (inputs.request.algorithm == Algorithm::Auto ? " (chosen by Auto)" : " (requested)")
        << " for " << matrix.rows << " x " << matrix.cols << " with " << matrix.entries
        << " entries: " << std::fixed << std::setprecision(1) << matrix.mean_row_length()
-       << " per row, longest " << matrix.longest_row
-       << (choice.regular_rows ? " (regular rows)" : " (irregular rows)");
+       << " per row, longest " << matrix.longest_row;
+  if (choice.regular_rows) {
+    text << " (regular rows)";
+  } else if (matrix.vector_warp_steps > 0) {
+    text << " (irregular rows; Vector's warps would fill " << std::setprecision(0)
+         << 100 * matrix.vector_step_fill(kVectorBatch) << "% of their load slots)"
+         << std::setprecision(1);
+  } else {
+    text << " (irregular rows)";
+  }
   if (inputs.types.widened_values) text << ", values in single precision widened on load";
   if (matrix.column_reach_known()) {
     text << ", 9 in 10 sampled entries within " << matrix.column_reach

@@ -14,6 +14,10 @@ struct MatrixFacts {
   std::int64_t longest_row = 0;
   std::int64_t long_rows = 0;                // longer than the policy's long_row_entries
   std::int64_t long_row_entries_in_all = 0;  // the entries of those rows together
+  // The steps the warps of Vector's one-vector kernel (batched_vector_lanes_for the mean) would
+  // take, each as many as its longest row needs: every step a warp loads up to 32 x kVectorBatch
+  // entries.
+  std::int64_t vector_warp_steps = 0;
   // Nine in ten sampled entries lie within this many columns of the diagonal (a power of two;
   // the largest value where unknown: no rows).
   std::int64_t column_reach = std::numeric_limits<std::int64_t>::max();
@@ -23,6 +27,12 @@ struct MatrixFacts {
 
   double mean_row_length() const {
     return rows == 0 ? 0.0 : static_cast<double>(entries) / static_cast<double>(rows);
+  }
+  // The fraction of Vector's warp load slots that would hold an entry (1: no lane ever idles).
+  double vector_step_fill(int batch) const {
+    return vector_warp_steps == 0 ? 0.0
+                                  : static_cast<double>(entries) /
+                                        (32.0 * batch * static_cast<double>(vector_warp_steps));
   }
   bool column_reach_known() const {
     return column_reach != std::numeric_limits<std::int64_t>::max();

@@ -32,6 +32,12 @@ struct LaunchPolicy {
   // many bytes. Vector keeps no shared memory, so an SM's whole L1 holds that window; Adaptive's
   // staging takes its shared memory from the same SRAM.
   std::int64_t vector_local_x_window_bytes;
+  // Auto, bandwidth-bound: Vector also for irregular rows whose columns are local, where Vector's
+  // warps would fill at least this fraction of their load slots (MatrixFacts::vector_step_fill: a
+  // warp steps as often as its longest row needs) and the longest row's steps stay within the
+  // steps a warp slot of the GPU takes over the whole call (vector_resident_warps_per_sm a SM).
+  double vector_irregular_min_step_fill;
+  int vector_resident_warps_per_sm;
   // RowBlocks (calls without a plan): fewer rows per block where that keeps this many blocks per
   // SM busy, so a small matrix is spread over the whole GPU.
   int row_blocks_min_blocks_per_sm;
@@ -89,6 +95,12 @@ constexpr LaunchPolicy sm90_policy() {
   // 1.09x / 1.05x; columns anywhere 0.99x / 1.04x (mean 12) and 1.06x / 1.03x (mean 3). 256 KiB:
   // the H100's L1 and shared memory an SM.
   p.vector_local_x_window_bytes = 256 * 1024;
+  // DR-33 (3fa4eb7 sweep, H100; 79d39d6, H200): Vector over Adaptive on irregular rows with local
+  // columns, against the fill of Vector's load slots: mean 96 spread 1 (fill 0.57) 1.35x / 1.72x
+  // fp64 / fp32, mean 48 spread 1 (0.48) 1.14x-1.23x; mean 20 spread 1 (0.37) 0.86x-1.00x, mean 48
+  // spread 4 (0.37-0.39) 0.31x-0.96x, mean 12 spread 1 (0.30) 0.74x-0.79x.
+  p.vector_irregular_min_step_fill = 0.45;
+  p.vector_resident_warps_per_sm = 64;  // 2048 threads an SM
   // lp_e226 (223 rows, 3 blocks of a window each) took 7.2 us without a plan against 4.3 us with
   // one (Vector).
   p.row_blocks_min_blocks_per_sm = 2;
