@@ -89,12 +89,10 @@ __global__ void mirror_entries_kernel(const Offset* row_map, const Ordinal* entr
 // Whether A^T mirrors A: one search per entry, no sort (on the 27-point stencil's 110M entries
 // the radix sort below, its temporaries and the transposed plan's analysis cost 8 transposed
 // calls' time; DR-09). Rows are checked to be strictly increasing along the way,
-// which the search needs; a non-square matrix never mirrors.
+// which the search needs. A square matrix with entries only.
 template <class Ordinal, class Offset>
 bool mirror_entries(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
-                    std::int64_t num_cols, std::int64_t num_entries, Offset* source_entry,
-                    cudaStream_t stream) {
-  if (num_rows != num_cols || num_entries == 0) return false;
+                    std::int64_t num_entries, Offset* source_entry, cudaStream_t stream) {
   DeviceBuffer<int> asymmetric(1);
   KSPMV_CUDA_CHECK(cudaMemsetAsync(asymmetric.data(), 0, sizeof(int), stream));
   const int lanes =
@@ -115,9 +113,9 @@ template <class Ordinal, class Offset>
 TransposedStructure<Ordinal, Offset> mirrored_structure(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_cols,
     std::int64_t num_entries, cudaStream_t stream) {
+  if (num_rows != num_cols || num_entries == 0) return {};  // never mirrors: nothing allocated
   DeviceBuffer<Offset> source_entry(static_cast<std::size_t>(num_entries));
-  if (mirror_entries(row_map, entries, num_rows, num_cols, num_entries, source_entry.data(),
-                     stream)) {
+  if (mirror_entries(row_map, entries, num_rows, num_entries, source_entry.data(), stream)) {
     return {{}, {}, std::move(source_entry)};
   }
   return {};
