@@ -41,10 +41,10 @@ MatrixFacts analyse(const CsrMatrix<MatrixScalar, Ordinal, Offset>& A, const Lau
   if (check_structure) launch_csr_invariants(A, figures + kMalformedFigure, stream);
   constexpr int kThreads = 256;
   const unsigned blocks = std::min(grid_for(facts.rows, kThreads), 4096u);
-  const int vector_lanes = batched_vector_lanes_for(facts.mean_row_length());
   row_lengths_kernel<<<blocks, kThreads, 0, stream>>>(
-      A.row_map, facts.rows, policy.long_row_entries, vector_lanes,
-      std::int64_t{vector_lanes} * kVectorBatch, figures);
+      A.row_map, facts.rows, policy.long_row_entries,
+      batched_vector_lanes_for(facts.mean_row_length()),
+      batched_vector_step_entries(facts.mean_row_length()), figures);
   KSPMV_CUDA_CHECK(cudaGetLastError());
   const std::int64_t row_step = std::max<std::int64_t>(1, facts.rows / kReachSampleRows);
   const std::int64_t sampled_rows = (facts.rows + row_step - 1) / row_step;

@@ -33,12 +33,11 @@ bool columns_local(const PlanInputs& inputs) {
 bool irregular_rows_fill_vector(const PlanInputs& inputs) {
   const MatrixFacts& matrix = inputs.matrix;
   const LaunchPolicy& policy = inputs.device.policy;
-  const std::int64_t step_entries =
-      std::int64_t{batched_vector_lanes_for(matrix.mean_row_length())} * kVectorBatch;
+  const std::int64_t step_entries = batched_vector_step_entries(matrix.mean_row_length());
   const std::int64_t longest_row_steps = (matrix.longest_row + step_entries - 1) / step_entries;
   const std::int64_t warp_slots =
       std::int64_t{inputs.device.multiprocessors} * policy.vector_resident_warps_per_sm;
-  return matrix.vector_step_fill(kVectorBatch) >= policy.vector_irregular_min_step_fill &&
+  return matrix.vector_step_fill() >= policy.vector_irregular_min_step_fill &&
          longest_row_steps * warp_slots <= matrix.vector_warp_steps;
 }
 
@@ -111,6 +110,10 @@ int vector_lanes_for(double mean_row_length) {
 
 int batched_vector_lanes_for(double mean_row_length) {
   return vector_lanes_for(mean_row_length / kVectorBatch);
+}
+
+std::int64_t batched_vector_step_entries(double mean_row_length) {
+  return std::int64_t{batched_vector_lanes_for(mean_row_length)} * kVectorBatch;
 }
 
 std::int64_t long_row_chunk_entries(const LaunchPolicy& policy,

@@ -18,8 +18,7 @@ std::string describe_rows_plan(const PlanInputs& inputs, const Choice& choice,
     text << " (regular rows)";
   } else if (matrix.vector_warp_steps > 0) {
     text << " (irregular rows; Vector's warps would fill " << std::setprecision(0)
-         << 100 * matrix.vector_step_fill(kVectorBatch) << "% of their load slots)"
-         << std::setprecision(1);
+         << 100 * matrix.vector_step_fill() << "% of their load slots)" << std::setprecision(1);
   } else {
     text << " (irregular rows)";
   }

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "plan/tuning.hpp"
+
 namespace kspmv::cuda::detail {
 
 struct MatrixFacts {
@@ -29,10 +31,11 @@ struct MatrixFacts {
     return rows == 0 ? 0.0 : static_cast<double>(entries) / static_cast<double>(rows);
   }
   // The fraction of Vector's warp load slots that would hold an entry (1: no lane ever idles).
-  double vector_step_fill(int batch) const {
-    return vector_warp_steps == 0 ? 0.0
-                                  : static_cast<double>(entries) /
-                                        (32.0 * batch * static_cast<double>(vector_warp_steps));
+  double vector_step_fill() const {
+    return vector_warp_steps == 0
+               ? 0.0
+               : static_cast<double>(entries) /
+                     (32.0 * kVectorBatch * static_cast<double>(vector_warp_steps));
   }
   bool column_reach_known() const {
     return column_reach != std::numeric_limits<std::int64_t>::max();
