@@ -160,7 +160,6 @@ __global__ void __launch_bounds__(Shape::kBlockThreads)
     head_row = row;
     head_row_begin = row < num_rows ? args.row_begin(row) : 0;
     bool head_open = head_row_begin < begin;
-    std::int64_t row_end = row < num_rows ? args.row_begin(row + 1) : 0;
     const auto finish_row = [&] {
       if (head_open) {
         head = sum;
@@ -171,17 +170,50 @@ __global__ void __launch_bounds__(Shape::kBlockThreads)
       }
       sum = T{};
       ++row;
-      if (row < num_rows) row_end = args.row_begin(row + 1);
     };
+    // The rows ending in this run are row .. next_first - 1. Where they are at most a run's
+    // entries and none is empty, their ends are read at once into a mask of the entries that end
+    // a row, and the walk issues no load: lanes that end a row at an entry and lanes that do not
+    // part for a few instructions, not for a round trip.
+    const std::int64_t next_first =
+        end < num_entries
+            ? checked_first_row(args, static_cast<std::int64_t>(first_rows[run + 1]), end)
+            : num_rows;
+    const std::int64_t rows_ending = next_first - row;
+    unsigned ends_mask = 0;
+    bool ends_known = rows_ending <= kRunEntries;
+    if (ends_known) {
 #pragma unroll
-    for (int i = 0; i < kRunEntries; ++i) {
-      if (begin + i < end) {
-        while (row_end <= begin + i) finish_row();
-        sum += products[i];
+      for (int j = 0; j < kRunEntries; ++j) {
+        if (j < rows_ending) {
+          const std::int64_t last = args.row_begin(row + 1 + j) - 1 - begin;  // in the run
+          if (last < 0 || last >= kRunEntries) ends_known = false;  // an empty row before the run
+          ends_mask |= 1u << (last & (kRunEntries - 1));
+        }
       }
     }
-    // The row ending with the run, and the empty rows after it.
-    while (row < num_rows && row_end <= end) finish_row();
+    if (ends_known && __popc(ends_mask) == rows_ending) {
+#pragma unroll
+      for (int i = 0; i < kRunEntries; ++i) {
+        sum += products[i];
+        if ((ends_mask >> i) & 1u) finish_row();
+      }
+    } else {  // empty rows among them, or more rows than entries: each end read as it is reached
+      std::int64_t row_end = row < num_rows ? args.row_begin(row + 1) : 0;
+      const auto finish_and_advance = [&] {
+        finish_row();
+        if (row < num_rows) row_end = args.row_begin(row + 1);
+      };
+#pragma unroll
+      for (int i = 0; i < kRunEntries; ++i) {
+        if (begin + i < end) {
+          while (row_end <= begin + i) finish_and_advance();
+          sum += products[i];
+        }
+      }
+      // The row ending with the run, and the empty rows after it.
+      while (row < num_rows && row_end <= end) finish_and_advance();
+    }
   }
 
   // Pieces of rows cut between threads: the carries of the threads before this one that ended
