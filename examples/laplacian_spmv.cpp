@@ -17,9 +17,9 @@
 namespace {
 
 kspmv::Algorithm parse_algorithm(const std::string& name) {
-  for (auto a : {kspmv::Algorithm::Auto, kspmv::Algorithm::Scalar, kspmv::Algorithm::Vector,
-                 kspmv::Algorithm::Adaptive, kspmv::Algorithm::MergePath,
-                 kspmv::Algorithm::NonzeroSplit, kspmv::Algorithm::KokkosKernels}) {
+  for (auto a :
+       {kspmv::Algorithm::Auto, kspmv::Algorithm::Scalar, kspmv::Algorithm::Vector,
+        kspmv::Algorithm::Adaptive, kspmv::Algorithm::MergePath, kspmv::Algorithm::KokkosKernels}) {
     if (kspmv::to_string(a) == name) return a;
   }
   throw std::invalid_argument("unknown algorithm \"" + name + "\"");

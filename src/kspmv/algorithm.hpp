@@ -20,10 +20,6 @@ enum class Algorithm {
   // CUDA: the merge path of rows and nonzeros cut into tiles of equal length, one block a tile and
   // an equal share of it per thread (Merrill & Garland); rows cut between tiles joined in order.
   MergePath,
-  // CUDA: the nonzeros cut into runs of equal length, one a thread in order, read in 16-byte loads
-  // (the layout of cuSPARSE's CSR kernel); rows cut between threads joined by a segmented scan,
-  // between blocks in order. Empty rows are stored one by one by the thread whose run they end in.
-  NonzeroSplit,
   KokkosKernels,  // KokkosSparse::spmv, on any execution space
 };
 
@@ -39,8 +35,6 @@ inline std::string to_string(Algorithm algorithm) {
       return "Adaptive";
     case Algorithm::MergePath:
       return "MergePath";
-    case Algorithm::NonzeroSplit:
-      return "NonzeroSplit";
     case Algorithm::KokkosKernels:
       return "KokkosKernels";
   }

@@ -287,25 +287,6 @@ TYPED_TEST(CudaPlanTest, RowsAroundTheSharedMemoryCapacity) {
   for (const Mode mode : {Mode::NoTranspose, Mode::Conjugate}) this->expect_all_algorithms(A, mode);
 }
 
-// NonzeroSplit cuts the entries into runs of 8 and blocks of 2048 wherever the rows lie: rows that
-// end exactly where a run or a block ends, a block that is one row, a row over three blocks,
-// stretches of empty rows first, among the rows and last, then short random rows.
-TYPED_TEST(CudaPlanTest, RowsCutByRunsAndBlocksOfEntries) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  SCOPED_TRACE(seed_message(this->seed));
-  std::vector<std::int64_t> lengths(5, 0);
-  for (const std::int64_t length : {8, 8, 2032, 0, 0, 2048, 1, 7, 6152}) lengths.push_back(length);
-  lengths.resize(lengths.size() + 300, 0);
-  for (const std::int64_t length : {3, 2045, 13, 2040, 8, 1}) lengths.push_back(length);
-  std::uniform_int_distribution<std::int64_t> short_row(0, 20);
-  for (int i = 0; i < 400; ++i) lengths.push_back(short_row(this->rng));
-  lengths.resize(lengths.size() + 50, 0);
-  const auto A = this->matrix_with_row_lengths(
-      static_cast<std::int64_t>(lengths.size()), 7001,
-      [&](std::int64_t i) { return lengths[static_cast<std::size_t>(i)]; }, 1);
-  for (const Mode mode : {Mode::NoTranspose, Mode::Conjugate}) this->expect_all_algorithms(A, mode);
-}
-
 TYPED_TEST(CudaPlanTest, MisalignedOutputAndInput) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));

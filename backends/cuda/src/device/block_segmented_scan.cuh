@@ -1,28 +1,27 @@
 #pragma once
 // Inclusive segmented sum over the threads of a block, where each thread's key (non-decreasing in
-// thread order) names its segment (a row: an int within a tile, or a row of A). Fixed combination
-// order, so results are bitwise reproducible.
+// thread order) names its segment. Fixed combination order, so results are bitwise reproducible.
 
 #include "device/device_scalar.cuh"
 
 namespace kspmv::cuda::detail {
 
-template <class T, int BlockThreads, class Key = int>
+template <class T, int BlockThreads>
 struct SegmentedScanStorage {
   static constexpr int kWarps = BlockThreads / 32;
-  Key first_key[kWarps];
-  Key last_key[kWarps];
+  int first_key[kWarps];
+  int last_key[kWarps];
   T last_value[kWarps];
 };
 
-template <int BlockThreads, class T, class Key>
-__device__ inline T block_segmented_inclusive_sum(
-    Key key, T value, SegmentedScanStorage<T, BlockThreads, Key>& storage) {
+template <int BlockThreads, class T>
+__device__ inline T block_segmented_inclusive_sum(int key, T value,
+                                                  SegmentedScanStorage<T, BlockThreads>& storage) {
   const int lane = threadIdx.x % 32;
   const int warp = threadIdx.x / 32;
   for (int offset = 1; offset < 32; offset *= 2) {
     const T upper = shuffle_up(value, offset);
-    const Key upper_key = __shfl_up_sync(0xffffffffu, key, offset);
+    const int upper_key = __shfl_up_sync(0xffffffffu, key, offset);
     if (lane >= offset && upper_key == key) value += upper;
   }
   if (lane == 0) storage.first_key[warp] = key;

@@ -69,9 +69,6 @@ Choice choose(const PlanInputs& inputs);
 // Auto's algorithm for A (also what a latency-bound Vector's group lanes follow).
 Algorithm auto_algorithm(const PlanInputs& inputs);
 
-// Whether `algorithm`'s kernel multiplies one vector a launch (rank-2 calls run it a vector at a
-// time, not the group kernel).
-bool one_vector_kernel(Algorithm algorithm);
 // CUSP's rule: the smallest power of two lanes that covers the mean row length, at most a warp.
 int vector_lanes_for(double mean_row_length);
 // Lanes a row of the one-vector Vector kernel on a bandwidth-bound matrix: the fewest whose

@@ -2,8 +2,7 @@
 // Everything a plan's kernels need besides A, x and y, in one allocation (a cudaMalloc costs tens
 // of microseconds): the analysis' figures, then where each Adaptive block's or MergePath tile's
 // share of the merge path begins, and the scratch that joins rows split over blocks. Sized for the
-// kernel the request may lead to (Auto leads to Adaptive at most). NonzeroSplit's table (a row a
-// run of entries, of A's ordinal type) takes a second allocation once it is chosen.
+// kernel the request may lead to (Auto leads to Adaptive at most).
 
 #include <cuda_runtime_api.h>
 
@@ -17,7 +16,6 @@
 #include "device/grid.hpp"
 #include "kernels/adaptive_kernel.cuh"
 #include "kernels/merge_path_kernel.cuh"
-#include "kernels/nonzero_split_kernel.cuh"
 #include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/operands.hpp"
 #include "plan/analysis.cuh"
@@ -51,7 +49,7 @@ class PlanWorkspace {
   }
 
   unsigned long long* analysis() const { return analysis_; }
-  std::size_t bytes() const { return memory_.size() + nonzero_runs_memory_.size(); }
+  std::size_t bytes() const { return memory_.size(); }
 
   // Where each block's (Adaptive) or tile's (MergePath) rows begin, for the kernel chosen.
   template <class MatrixScalar, class Ordinal, class Offset>
@@ -69,8 +67,6 @@ class PlanWorkspace {
           A.row_map, rows, static_cast<std::int64_t>(A.num_entries), num_blocks_,
           MergePathShape::kTileItems, block_rows_, block_entries_);
       KSPMV_CUDA_CHECK(cudaGetLastError());
-    } else if (chosen == Algorithm::NonzeroSplit) {
-      list_run_rows(A, stream);
     }
   }
 
@@ -82,35 +78,8 @@ class PlanWorkspace {
   MergePathTiles<T> merge_path_tiles() const {
     return {num_blocks_, block_rows_, block_entries_, pieces_, head_pieces_, arrivals_};
   }
-  NonzeroRuns<T> nonzero_runs() const { return nonzero_runs_; }
 
  private:
-  template <class MatrixScalar, class Ordinal, class Offset>
-  void list_run_rows(const CsrMatrix<MatrixScalar, Ordinal, Offset>& A, cudaStream_t stream) {
-    constexpr int kThreads = 256;
-    constexpr std::int64_t kRunEntries = NonzeroSplitShape::kRunEntries;
-    const auto entries = static_cast<std::int64_t>(A.num_entries);
-    const std::int64_t runs = (entries + kRunEntries - 1) / kRunEntries;
-    const std::int64_t blocks = blocks_for(entries, kRunEntries * NonzeroSplitShape::kBlockThreads);
-    const auto n = static_cast<std::size_t>(blocks);
-    nonzero_runs_memory_ = DeviceBuffer<unsigned char>(
-        2 * n * sizeof(T) + static_cast<std::size_t>(runs) * sizeof(Ordinal) + n * sizeof(int));
-    auto carve = carver(nonzero_runs_memory_.data());
-    Ordinal* first_rows = nullptr;
-    nonzero_runs_.num_blocks = blocks;
-    carve(nonzero_runs_.carry_pieces, n);
-    carve(nonzero_runs_.head_pieces, n);
-    carve(first_rows, static_cast<std::size_t>(runs));
-    carve(nonzero_runs_.arrivals, n);
-    nonzero_runs_.first_rows = first_rows;
-    KSPMV_CUDA_CHECK(cudaMemsetAsync(nonzero_runs_.arrivals, 0, n * sizeof(int), stream));
-    if (runs == 0) return;
-    nonzero_run_rows_kernel<<<grid_for(runs, kThreads), kThreads, 0, stream>>>(
-        A.row_map, static_cast<std::int64_t>(A.num_rows), runs, NonzeroSplitShape::kRunEntries,
-        first_rows);
-    KSPMV_CUDA_CHECK(cudaGetLastError());
-  }
-
   static std::int64_t blocks_for(std::int64_t path_length, std::int64_t block_items) {
     return std::max<std::int64_t>(1, (path_length + block_items - 1) / block_items);
   }
@@ -123,8 +92,6 @@ class PlanWorkspace {
   T* pieces_ = nullptr;                    // pieces of rows split over blocks (MergePath: carries)
   T* head_pieces_ = nullptr;               // MergePath: the piece a tile ends a split row with
   int* arrivals_ = nullptr;                // counters for joining the pieces, zero between launches
-  DeviceBuffer<unsigned char> nonzero_runs_memory_;
-  NonzeroRuns<T> nonzero_runs_{};
 };
 
 }  // namespace kspmv::cuda::detail

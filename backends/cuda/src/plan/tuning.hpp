@@ -215,14 +215,6 @@ struct MergePathShape {
   static constexpr int kRowBatch = 2;
 };
 
-// NonzeroSplit: 256 threads x 8 entries a run, cuSPARSE's CSR layout (8 consecutive nonzeros a
-// thread, seen in Nsight Compute, DR-32); a run of 8 fills whole 16-byte loads for every index and
-// value type. Not tuned.
-struct NonzeroSplitShape {
-  static constexpr int kBlockThreads = 256;
-  static constexpr int kRunEntries = 8;
-};
-
 // The group kernel of rank-2 calls (vector_group_kernel.cuh): 256 threads a block, and rows taken
 // kGroupRows at a time by a group. Measured on an H100 (fp64, k = 8, one vector a lane, DR-10): 1,
 // 2 and 4 rows per group ran the 27-point stencil in LayoutRight in 3.25, 2.48 and 2.52 ms,
