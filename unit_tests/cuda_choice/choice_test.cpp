@@ -110,6 +110,15 @@ TEST(CudaChoice, ForcedAlgorithmsAreTaken) {
   }
 }
 
+TEST(CudaChoice, AdaptiveKeepsRoomForGathersOnIrregularRowsWithWideSums) {
+  EXPECT_EQ(choose(inputs(power_law(), h100(), {}, fp32())).adaptive_blocks_per_sm, 8);
+  EXPECT_EQ(choose(inputs(power_law(), h100(), {}, fp64())).adaptive_blocks_per_sm, 6);
+  EXPECT_EQ(choose(inputs(power_law(), h100(), {}, fp32_values_fp64_sums())).adaptive_blocks_per_sm,
+            6);
+  EXPECT_EQ(choose(inputs(power_law(), h100(), {}, complex_double())).adaptive_blocks_per_sm, 6);
+  EXPECT_EQ(choose(inputs(stencil(), h100(), {}, fp64())).adaptive_blocks_per_sm, 8);
+}
+
 TEST(CudaChoice, RowsAreIrregularPastEightTimesTheMeanAndSixtyFour) {
   EXPECT_TRUE(choose(inputs(square(kLatencyBound, 10, 8 * 10 + 64))).regular_rows);
   EXPECT_FALSE(choose(inputs(square(kLatencyBound, 10, 8 * 10 + 65))).regular_rows);

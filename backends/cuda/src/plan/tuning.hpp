@@ -185,9 +185,10 @@ constexpr LaunchPolicy launch_policy_for(int compute_major) {
 // keeps 16 KiB (1024 products, windows of 512): with 2048 its 37 KiB per block allowed 6 blocks per
 // SM, left L1 a sixth of the SM's 256 KiB for x, and under the 8-block register cap spilled 312
 // bytes; the suite's complex records ran 0.77x cuSPARSE. MinBlocksPerSm, the residency the kernel
-// is compiled for: 8 caps registers at 32 and suits regular rows (stencil fp64 541 us, 591 us with
-// 6); 6 leaves 40 registers and suits irregular rows, whose x gathers miss in cache (few-dense-rows
-// fp64 491 us, 563 us with 8).
+// is compiled for (the choice's adaptive_blocks_per_sm): 8 caps registers at 32 and suits regular
+// rows (stencil fp64 541 us, 591 us with 6); 6 leaves 40 registers for more x gathers in flight,
+// which irregular rows in double precision need where their gathers miss L1 (few-dense-rows fp64
+// 491 us, 563 us with 8, H100; DR-34).
 template <int MinBlocksPerSm, class T>
 struct AdaptiveShape {
   static constexpr int kBlockThreads = 256;
@@ -202,9 +203,9 @@ struct AdaptiveShape {
   static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
 };
 template <class T>
-using RegularRowsAdaptiveShape = AdaptiveShape<8, T>;
+using CappedAdaptiveShape = AdaptiveShape<8, T>;  // 32 registers
 template <class T>
-using IrregularRowsAdaptiveShape = AdaptiveShape<6, T>;
+using RoomyAdaptiveShape = AdaptiveShape<6, T>;  // 40 registers
 
 // MergePath: 256 threads x 8 path items per tile.
 struct MergePathShape {
