@@ -156,7 +156,7 @@ Choice choose(const PlanInputs& inputs) {
   choice.algorithm = inputs.request.algorithm == Algorithm::Auto ? auto_algorithm(inputs)
                                                                  : inputs.request.algorithm;
   // Irregular rows keep 40 registers for x gathers in flight where the sums are wider than 4
-  // bytes. Measured on the H200 (DR-34), 8 blocks against 6: real single precision 1.02x-1.14x
+  // bytes. Measured on the H200 (DR-35), 8 blocks against 6: real single precision 1.02x-1.14x
   // faster on every irregular generated shape with local columns, within 1% on random columns,
   // the power-law and few-dense-rows families; double precision 1.06x-1.24x faster within 256
   // columns of the diagonal but 0.85x-0.99x within 1024-16384, few-dense-rows 0.89x.

@@ -188,7 +188,7 @@ constexpr LaunchPolicy launch_policy_for(int compute_major) {
 // is compiled for (the choice's adaptive_blocks_per_sm): 8 caps registers at 32 and suits regular
 // rows (stencil fp64 541 us, 591 us with 6); 6 leaves 40 registers for more x gathers in flight,
 // which irregular rows in double precision need where their gathers miss L1 (few-dense-rows fp64
-// 491 us, 563 us with 8, H100; DR-34).
+// 491 us, 563 us with 8, H100; DR-08, DR-35).
 template <int MinBlocksPerSm, class T>
 struct AdaptiveShape {
   static constexpr int kBlockThreads = 256;
