@@ -77,11 +77,11 @@ class KernelLaunch {
         // Gathered values need an index register more: under the 32-register cap they spilled
         // 140 bytes (fp64), and transposed calls ran 1.2-1.3x slower (DR-05).
         if constexpr (Args::gathered_values) {
-          adaptive<RoomyAdaptiveShape<T>>(args, stream);
-        } else if (choice_.adaptive_blocks_per_sm == CappedAdaptiveShape<T>::kMinBlocksPerSm) {
-          adaptive<CappedAdaptiveShape<T>>(args, stream);
+          adaptive<Adaptive40RegisterShape<T>>(args, stream);
+        } else if (choice_.adaptive_blocks_per_sm == Adaptive32RegisterShape<T>::kMinBlocksPerSm) {
+          adaptive<Adaptive32RegisterShape<T>>(args, stream);
         } else {
-          adaptive<RoomyAdaptiveShape<T>>(args, stream);
+          adaptive<Adaptive40RegisterShape<T>>(args, stream);
         }
         break;
       case Algorithm::MergePath:

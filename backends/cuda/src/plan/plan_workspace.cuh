@@ -31,7 +31,7 @@ class PlanWorkspace {
     if (requested == Algorithm::MergePath) {
       num_blocks_ = blocks_for(path_length, MergePathShape::kTileItems);
     } else if (requested == Algorithm::Adaptive || requested == Algorithm::Auto) {
-      num_blocks_ = blocks_for(path_length, CappedAdaptiveShape<T>::kWindow);
+      num_blocks_ = blocks_for(path_length, Adaptive32RegisterShape<T>::kWindow);
     }
     const auto n = static_cast<std::size_t>(num_blocks_);
     // Parts in order of decreasing alignment, so each stays aligned.
@@ -59,7 +59,7 @@ class PlanWorkspace {
     const auto rows = static_cast<std::int64_t>(A.num_rows);
     if (chosen == Algorithm::Adaptive) {
       adaptive_row_blocks_kernel<<<grid_for(num_blocks_ + 1, kThreads), kThreads, 0, stream>>>(
-          A.row_map, rows, num_blocks_, CappedAdaptiveShape<T>::kWindow, block_rows_,
+          A.row_map, rows, num_blocks_, Adaptive32RegisterShape<T>::kWindow, block_rows_,
           block_entries_);
       KSPMV_CUDA_CHECK(cudaGetLastError());
     } else if (chosen == Algorithm::MergePath) {

@@ -89,7 +89,7 @@ __global__ void mirror_entries_kernel(const Offset* row_map, const Ordinal* entr
 // Whether A^T mirrors A: one search per entry, no sort (on the 27-point stencil's 110M entries
 // the radix sort below, its temporaries and the transposed plan's analysis cost 8 transposed
 // calls' time; DR-09). Rows are checked to be strictly increasing along the way,
-// which the search needs. A square matrix with entries only.
+// which the search needs. Called for square matrices with entries only.
 template <class Ordinal, class Offset>
 bool mirror_entries(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
                     std::int64_t num_entries, Offset* source_entry, cudaStream_t stream) {

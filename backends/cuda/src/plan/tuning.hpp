@@ -203,9 +203,9 @@ struct AdaptiveShape {
   static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
 };
 template <class T>
-using CappedAdaptiveShape = AdaptiveShape<8, T>;  // 32 registers
+using Adaptive32RegisterShape = AdaptiveShape<8, T>;
 template <class T>
-using RoomyAdaptiveShape = AdaptiveShape<6, T>;  // 40 registers
+using Adaptive40RegisterShape = AdaptiveShape<6, T>;
 
 // MergePath: 256 threads x 8 path items per tile.
 struct MergePathShape {

@@ -72,7 +72,7 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, O
   // 40-register build: under the 32 of the other, RowBlocks' piecewise path spilled (56 bytes in
   // fp64), and moving it out of line put the arguments in local memory for every block
   // (DR-04).
-  using Shape = detail::RoomyAdaptiveShape<detail::device_t<Scalar>>;
+  using Shape = detail::Adaptive40RegisterShape<detail::device_t<Scalar>>;
   const auto& device = detail::current_device_facts();
   const std::int64_t rows_per_block = detail::row_blocks_rows_per_block<Shape>(
       rows, static_cast<std::int64_t>(A.num_entries),
