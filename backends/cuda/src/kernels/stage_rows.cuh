@@ -10,13 +10,17 @@
 
 namespace kspmv::cuda::detail {
 
-// s_products[k] = product(begin + k) for k < count, and s_row_offsets[r] = offset where row
+struct ContiguousSlots {
+  __device__ int operator()(int k) const { return k; }
+};
+
+// s_products[slot(k)] = product(begin + k) for k < count, and s_row_offsets[r] = offset where row
 // first_row + r begins, relative to `begin`, for r < offsets. A round loads Batch entries and
 // RowBatch offsets per thread; most blocks need one round. RowBatch 0 stages products only.
-template <int BlockThreads, int Batch, int RowBatch, class Args>
+template <int BlockThreads, int Batch, int RowBatch, class Args, class Slot = ContiguousSlots>
 __device__ inline void stage_rows(const Args& args, std::int64_t first_row, int offsets,
                                   std::int64_t begin, int count, int* s_row_offsets,
-                                  typename Args::value_type* s_products) {
+                                  typename Args::value_type* s_products, Slot slot = {}) {
   for (int base = 0, row_base = 0; base < count || (RowBatch > 0 && row_base < offsets);
        base += BlockThreads * Batch, row_base += BlockThreads * RowBatch) {
     typename Args::ordinal_type columns[Batch];
@@ -41,7 +45,7 @@ __device__ inline void stage_rows(const Args& args, std::int64_t first_row, int 
 #pragma unroll
     for (int i = 0; i < Batch; ++i) {
       const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
-      if (k < count) s_products[k] = args.times_x(values[i], columns[i]);
+      if (k < count) s_products[slot(k)] = args.times_x(values[i], columns[i]);
     }
 #pragma unroll
     for (int i = 0; i < RowBatch; ++i) {
