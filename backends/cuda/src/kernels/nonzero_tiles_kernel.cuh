@@ -19,22 +19,25 @@
 namespace kspmv::cuda::detail {
 
 // Tile t holds entries [t * tile_entries, (t + 1) * tile_entries) and the rows that begin in it
-// (with the empty rows at the matrix's end in the last tile): rows [rows[t], rows[t + 1]).
+// (with the empty rows at the matrix's end in the last tile): rows [rows[t], rows[t + 1]), the
+// first of which begins at entry first_entries[t].
 template <class T>
 struct NonzeroTiles {
   std::int64_t num_tiles;
-  const std::int64_t* rows;  // num_tiles + 1
-  T* carry_partials;         // piece of the row still open at the tile's end
-  T* head_partials;          // piece of the row the tile begins inside, where it ends in the tile
-  int* arrivals;             // indexed by the tile where the cut row ends
+  std::int64_t num_entries;
+  const std::int64_t* rows;           // num_tiles + 1
+  const std::int64_t* first_entries;  // num_tiles + 1
+  T* carry_partials;                  // piece of the row still open at the tile's end
+  T* head_partials;  // piece of the row the tile begins inside, where it ends in the tile
+  int* arrivals;     // indexed by the tile where the cut row ends
 };
 
-// rows[t] = the first row that begins at or after entry t * tile_entries; rows[num_tiles] =
-// num_rows.
+// rows[t] = the first row that begins at or after entry t * tile_entries (rows[num_tiles] =
+// num_rows), first_entries[t] = where it begins.
 template <class Offset>
 __global__ void nonzero_tiles_rows_kernel(const Offset* row_map, std::int64_t num_rows,
                                           std::int64_t num_tiles, std::int64_t tile_entries,
-                                          std::int64_t* rows) {
+                                          std::int64_t* rows, std::int64_t* first_entries) {
   const std::int64_t tile = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (tile > num_tiles) return;
   std::int64_t low = 0;
@@ -50,7 +53,9 @@ __global__ void nonzero_tiles_rows_kernel(const Offset* row_map, std::int64_t nu
       }
     }
   }
-  rows[tile] = tile < num_tiles ? low : num_rows;
+  const std::int64_t row = tile < num_tiles ? low : num_rows;
+  rows[tile] = row;
+  first_entries[tile] = static_cast<std::int64_t>(row_map[row]);
 }
 
 // Shared-memory slot of a tile's entry k: one word of padding every 32 entries, so that the 32
@@ -85,7 +90,7 @@ __device__ inline int block_exclusive_max(int value, int* warp_largest) {
 }
 
 template <class Shape, class Args>
-__global__ void __launch_bounds__(Shape::kBlockThreads)
+__global__ void __launch_bounds__(Shape::kBlockThreads, Shape::kMinBlocksPerSm)
     nonzero_tiles_spmv_kernel(Args args, NonzeroTiles<typename Args::value_type> tiles) {
   using T = typename Args::value_type;
   constexpr int kBlockThreads = Shape::kBlockThreads;
@@ -97,33 +102,50 @@ __global__ void __launch_bounds__(Shape::kBlockThreads)
   __shared__ SegmentedScanStorage<T, kBlockThreads> s_scan;
   __shared__ T s_head_piece;
   __shared__ int s_last_row;
+  __shared__ int s_last_row_begin;  // relative to the tile, where the tile's last row is not row 0
 
   const std::int64_t tile = blockIdx.x;
   const std::int64_t nz0 = tile * kTileEntries;
-  const std::int64_t num_entries = args.row_begin(args.num_rows);
   const int count =
-      static_cast<int>(min(static_cast<std::int64_t>(kTileEntries), num_entries - nz0));
+      static_cast<int>(min(static_cast<std::int64_t>(kTileEntries), tiles.num_entries - nz0));
+  for (int k = threadIdx.x; k < kTileEntries; k += kBlockThreads) s_tile.marks[skewed_slot(k)] = 0;
+  if (threadIdx.x == 0) s_last_row_begin = 0;
+  // The entries' loads first, with the table's: they depend on nothing else, and the rows' loads
+  // then wait for one round trip, not three.
+  EntryBatch<kBlockThreads, kRun, Args> entries;
+  entries.load(args, nz0, 0, count);
   const std::int64_t first_row = tiles.rows[tile];
   const std::int64_t end_row = tiles.rows[tile + 1];
+  // Where the first row after this tile's rows begins: past the tile's end where its last row
+  // goes on into the next tile.
+  const std::int64_t next_begin = tiles.first_entries[tile + 1];
   // The row holding the tile's first entry began in an earlier tile: it is the tile's row 0, a
   // head whose pieces are joined across tiles.
-  const bool head = args.row_begin(first_row) > nz0;
+  const bool head = tiles.first_entries[tile] > nz0;
   const std::int64_t base_row = head ? first_row - 1 : first_row;
-
-  for (int k = threadIdx.x; k < kTileEntries; k += kBlockThreads) s_tile.marks[skewed_slot(k)] = 0;
+  const std::int64_t head_begin = head ? args.row_begin(base_row) : nz0;
   __syncthreads();
   // Each row that begins here marks its first entry with its number in the tile; empty rows are
   // written at once (the last of the rows that begin at one entry is the one that holds it).
-  for (std::int64_t row = first_row + threadIdx.x; row < end_row; row += kBlockThreads) {
-    const std::int64_t begin = args.row_begin(row);
-    if (begin == args.row_begin(row + 1)) {
+  const auto mark = [&](std::int64_t row, std::int64_t begin, std::int64_t end) {
+    if (begin == end) {
       args.store(row, T{});
     } else {
       s_tile.marks[skewed_slot(static_cast<int>(begin - nz0))] = static_cast<int>(row - base_row);
     }
+  };
+  const std::int64_t own_row = first_row + threadIdx.x;
+  std::int64_t own_begin = 0;
+  std::int64_t own_end = 0;
+  if (own_row < end_row) {
+    own_begin = args.row_begin(own_row);
+    own_end = args.row_begin(own_row + 1);
   }
-  stage_rows<kBlockThreads, kRun, 0>(args, 0, 0, nz0, count, nullptr, s_products,
-                                     [](int k) { return skewed_slot(k); });
+  entries.store_products(args, 0, count, s_products, [](int k) { return skewed_slot(k); });
+  if (own_row < end_row) mark(own_row, own_begin, own_end);
+  for (std::int64_t later = own_row + kBlockThreads; later < end_row; later += kBlockThreads) {
+    mark(later, args.row_begin(later), args.row_begin(later + 1));
+  }
   __syncthreads();
 
   // This thread's run of entries, summed row by row. Rows that begin and end inside the run are
@@ -141,6 +163,7 @@ __global__ void __launch_bounds__(Shape::kBlockThreads)
   const bool row_starts_at_run = threadIdx.x > 0 && marks[0] > row_before;
   const int run_first_row = max(row_before, marks[0]);
   int row = run_first_row;
+  int last_row_start = marks[0] > row_before ? 0 : -1;  // in the run
   T running{};
   T first_row_sum{};
   bool first_row_ended = false;
@@ -156,11 +179,13 @@ __global__ void __launch_bounds__(Shape::kBlockThreads)
       }
       running = T{};
       row = entry_row;
+      last_row_start = j;
     }
     running += run_begin + j < count ? s_products[skewed_slot(run_begin + j)] : T{};
   }
   s_thread_sums[threadIdx.x] = block_segmented_inclusive_sum<kBlockThreads>(row, running, s_scan);
   if (threadIdx.x == kBlockThreads - 1) s_last_row = row;
+  if (last_row_start >= 0) atomicMax(&s_last_row_begin, run_begin + last_row_start);
   __syncthreads();
 
   const auto finish = [&](int tile_row, T sum) {
@@ -179,13 +204,14 @@ __global__ void __launch_bounds__(Shape::kBlockThreads)
   if (threadIdx.x >= 32 || count == 0) return;
   const auto tile_of = [](std::int64_t entry) { return entry / kTileEntries; };
   const std::int64_t last_row = base_row + s_last_row;
-  const std::int64_t last_row_end = args.row_begin(last_row + 1);
   const T last_row_sum = s_thread_sums[kBlockThreads - 1];
-  const bool last_row_continues = last_row_end > nz0 + count;
+  const bool last_row_continues = next_begin > nz0 + count;
   if (last_row_continues) {
+    // The tile's last row is its head where the head spans the whole tile.
+    const std::int64_t last_row_begin = s_last_row == 0 ? head_begin : nz0 + s_last_row_begin;
     if (threadIdx.x == 0) tiles.carry_partials[tile] = last_row_sum;
     join_cut_row(args, tiles.arrivals, tiles.carry_partials, tiles.head_partials, last_row,
-                 tile_of(args.row_begin(last_row)), tile_of(last_row_end - 1));
+                 tile_of(last_row_begin), tile_of(next_begin - 1));
   } else if (!(head && s_last_row == 0) && threadIdx.x == 0) {
     args.store(last_row, last_row_sum);
   }
@@ -193,7 +219,7 @@ __global__ void __launch_bounds__(Shape::kBlockThreads)
   if (head && !(last_row_continues && s_last_row == 0)) {
     if (threadIdx.x == 0) tiles.head_partials[tile] = s_last_row == 0 ? last_row_sum : s_head_piece;
     join_cut_row(args, tiles.arrivals, tiles.carry_partials, tiles.head_partials, base_row,
-                 tile_of(args.row_begin(base_row)), tile);
+                 tile_of(head_begin), tile);
   }
 }
 

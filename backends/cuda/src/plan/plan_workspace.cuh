@@ -28,7 +28,8 @@ namespace kspmv::cuda::detail {
 template <class T>
 class PlanWorkspace {
  public:
-  PlanWorkspace(Algorithm requested, std::int64_t rows, std::int64_t entries, cudaStream_t stream) {
+  PlanWorkspace(Algorithm requested, std::int64_t rows, std::int64_t entries, cudaStream_t stream)
+      : entries_(entries) {
     const std::int64_t path_length = rows + entries;
     if (requested == Algorithm::MergePath) {
       num_blocks_ = blocks_for(path_length, MergePathShape::kTileItems);
@@ -74,7 +75,8 @@ class PlanWorkspace {
       KSPMV_CUDA_CHECK(cudaGetLastError());
     } else if (chosen == Algorithm::NonzeroTiles) {
       nonzero_tiles_rows_kernel<<<grid_for(num_blocks_ + 1, kThreads), kThreads, 0, stream>>>(
-          A.row_map, rows, num_blocks_, NonzeroTilesShape::kTileEntries, block_rows_);
+          A.row_map, rows, num_blocks_, NonzeroTilesShape::kTileEntries, block_rows_,
+          block_entries_);
       KSPMV_CUDA_CHECK(cudaGetLastError());
     }
   }
@@ -88,7 +90,7 @@ class PlanWorkspace {
     return {num_blocks_, block_rows_, block_entries_, pieces_, head_pieces_, arrivals_};
   }
   NonzeroTiles<T> nonzero_tiles() const {
-    return {num_blocks_, block_rows_, pieces_, head_pieces_, arrivals_};
+    return {num_blocks_, entries_, block_rows_, block_entries_, pieces_, head_pieces_, arrivals_};
   }
 
  private:
@@ -98,6 +100,7 @@ class PlanWorkspace {
 
   DeviceBuffer<unsigned char> memory_;
   unsigned long long* analysis_ = nullptr;
+  std::int64_t entries_ = 0;
   std::int64_t num_blocks_ = 0;
   std::int64_t* block_rows_ = nullptr;     // num_blocks + 1: rows before each block's share
   std::int64_t* block_entries_ = nullptr;  // num_blocks + 1: entries before it

@@ -223,6 +223,7 @@ struct NonzeroTilesShape {
   static constexpr int kBlockThreads = 256;
   static constexpr int kEntriesPerThread = 8;
   static constexpr int kTileEntries = kBlockThreads * kEntriesPerThread;
+  static constexpr int kMinBlocksPerSm = 6;
 };
 
 // The group kernel of rank-2 calls (vector_group_kernel.cuh): 256 threads a block, and rows taken
