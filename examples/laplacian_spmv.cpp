@@ -3,8 +3,7 @@
 // prints which kernel the handle chose.
 //
 //   laplacian_spmv [rows] [algorithm]      algorithm: Auto (default), Scalar, Vector, Adaptive,
-//                                          MergePath, NonzeroTiles, KokkosKernels (as the
-//                                          backend offers them)
+//                                          MergePath, KokkosKernels (as the backend offers them)
 
 #include <Kokkos_Core.hpp>
 #include <kspmv/spmv.hpp>
@@ -18,9 +17,9 @@
 namespace {
 
 kspmv::Algorithm parse_algorithm(const std::string& name) {
-  for (auto a : {kspmv::Algorithm::Auto, kspmv::Algorithm::Scalar, kspmv::Algorithm::Vector,
-                 kspmv::Algorithm::Adaptive, kspmv::Algorithm::MergePath,
-                 kspmv::Algorithm::NonzeroTiles, kspmv::Algorithm::KokkosKernels}) {
+  for (auto a :
+       {kspmv::Algorithm::Auto, kspmv::Algorithm::Scalar, kspmv::Algorithm::Vector,
+        kspmv::Algorithm::Adaptive, kspmv::Algorithm::MergePath, kspmv::Algorithm::KokkosKernels}) {
     if (kspmv::to_string(a) == name) return a;
   }
   throw std::invalid_argument("unknown algorithm \"" + name + "\"");

@@ -34,8 +34,8 @@ namespace {
 std::vector<Algorithm> planned_algorithms(const Operation& operation) {
   if (!operation.handle) return {};
   if (operation.vectors > 1) return {Algorithm::Auto};
-  return {Algorithm::Auto,     Algorithm::Scalar,    Algorithm::Vector,
-          Algorithm::Adaptive, Algorithm::MergePath, Algorithm::NonzeroTiles};
+  return {Algorithm::Auto, Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive,
+          Algorithm::MergePath};
 }
 
 // Auto's calls captured in a graph of this many and replayed, where repeating a call is harmless

@@ -20,10 +20,6 @@ enum class Algorithm {
   // CUDA: the merge path of rows and nonzeros cut into tiles of equal length, one block a tile and
   // an equal share of it per thread (Merrill & Garland); rows cut between tiles joined in order.
   MergePath,
-  // CUDA: the nonzeros cut into tiles of equal length, one block a tile and a run of consecutive
-  // nonzeros a thread; each entry finds its row from the row starts marked in shared memory (the
-  // design of cuSPARSE's CSR kernel, with rows cut between tiles joined in order, not by atomics).
-  NonzeroTiles,
   KokkosKernels,  // KokkosSparse::spmv, on any execution space
 };
 
@@ -39,8 +35,6 @@ inline std::string to_string(Algorithm algorithm) {
       return "Adaptive";
     case Algorithm::MergePath:
       return "MergePath";
-    case Algorithm::NonzeroTiles:
-      return "NonzeroTiles";
     case Algorithm::KokkosKernels:
       return "KokkosKernels";
   }

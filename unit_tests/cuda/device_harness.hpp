@@ -39,9 +39,8 @@ inline void check(cudaError_t status, const char* what) {
     throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
 }
 
-inline const Algorithm kAlgorithms[] = {Algorithm::Scalar,       Algorithm::Vector,
-                                        Algorithm::Adaptive,     Algorithm::MergePath,
-                                        Algorithm::NonzeroTiles, Algorithm::Auto};
+inline const Algorithm kAlgorithms[] = {Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive,
+                                        Algorithm::MergePath, Algorithm::Auto};
 inline const Mode kModes[] = {Mode::NoTranspose, Mode::Transpose, Mode::Conjugate,
                               Mode::ConjugateTranspose};
 

@@ -287,25 +287,6 @@ TYPED_TEST(CudaPlanTest, RowsAroundTheSharedMemoryCapacity) {
   for (const Mode mode : {Mode::NoTranspose, Mode::Conjugate}) this->expect_all_algorithms(A, mode);
 }
 
-TYPED_TEST(CudaPlanTest, RowsCutByTilesOfEntries) {
-  KSPMV_SKIP_WITHOUT_GPU();
-  SCOPED_TRACE(seed_message(this->seed));
-  // NonzeroTiles cuts the entries into tiles of 2048: a leading run of empty rows, rows that end
-  // exactly on a tile's end (one of 2048, then 2040 + 8), empty rows at a tile's first entry, a
-  // row across two tiles and one across four, short rows between, and empty rows at the end.
-  const std::int64_t pattern[] = {0,    0, 0, 2048, 2040, 8,  0, 0,    5, 3000, 1, 0,
-                                  7000, 0, 3, 11,   2,    40, 1, 2039, 0, 0,    9, 6100,
-                                  0,    1, 1, 1,    13,   0,  2, 0,    0, 0};
-  const auto A = this->matrix_with_row_lengths(
-      static_cast<std::int64_t>(std::size(pattern)) * 3, 9000,
-      [&](std::int64_t i) {
-        const auto in_pattern = static_cast<std::size_t>(i);
-        return in_pattern < std::size(pattern) ? pattern[in_pattern] : (i % 3 == 0 ? 4 : 0);
-      },
-      5);
-  for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) this->expect_all_algorithms(A, mode);
-}
-
 TYPED_TEST(CudaPlanTest, MisalignedOutputAndInput) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
@@ -471,8 +452,8 @@ TYPED_TEST(CudaPlanTest, RankTwoLayoutLeftWithColumnsBeyondL2) {
 // copy it keeps, as large as x: 2 vectors and 33 (a group of 32 and one alone, whose single-vector
 // kernel reads the copy's rows strided), x LayoutLeft contiguous or padded, y in either layout,
 // regular rows and irregular ones (long rows shared out in chunks), modes N and H, every algorithm
-// (MergePath and NonzeroTiles keep the gathers). A call captured into a graph before the copy
-// exists may not allocate it: it reads x in place.
+// (MergePath keeps the gathers). A call captured into a graph before the copy exists may not
+// allocate it: it reads x in place.
 TYPED_TEST(CudaPlanTest, RankTwoLayoutLeftThroughARowMajorCopy) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));

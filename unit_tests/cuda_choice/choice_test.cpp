@@ -103,8 +103,8 @@ TEST(CudaChoice, IrregularLocalRowsTakeVectorWhereItsWarpsStayFilled) {
 }
 
 TEST(CudaChoice, ForcedAlgorithmsAreTaken) {
-  for (const Algorithm forced : {Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive,
-                                 Algorithm::MergePath, Algorithm::NonzeroTiles}) {
+  for (const Algorithm forced :
+       {Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive, Algorithm::MergePath}) {
     EXPECT_EQ(choose(inputs(stencil(), h100(), asking(forced))).algorithm, forced);
     EXPECT_EQ(choose(inputs(power_law(), h100(), asking(forced))).algorithm, forced);
   }
@@ -144,10 +144,8 @@ TEST(CudaChoice, VectorLanes) {
 TEST(CudaChoice, LongRowsAreSharedOutOnlyWhereATableCanListThem) {
   EXPECT_EQ(choose(inputs(power_law())).long_row_chunk_entries, 512);
   EXPECT_EQ(choose(inputs(power_law(), h100(), cached())).long_row_chunk_entries, 0);
-  for (const Algorithm one_vector_a_launch : {Algorithm::MergePath, Algorithm::NonzeroTiles}) {
-    EXPECT_EQ(
-        choose(inputs(power_law(), h100(), asking(one_vector_a_launch))).long_row_chunk_entries, 0);
-  }
+  EXPECT_EQ(
+      choose(inputs(power_law(), h100(), asking(Algorithm::MergePath))).long_row_chunk_entries, 0);
   EXPECT_EQ(choose(inputs(stencil())).long_row_chunk_entries, 0);  // regular
   MatrixFacts no_long_rows = power_law();
   no_long_rows.long_rows = 0;
@@ -320,10 +318,8 @@ TEST(CudaChoice, VectorsPerPass) {
   EXPECT_EQ(vectors_per_pass(far, choose(far), left), 1);
   wide.column_reach = std::int64_t{1} << 17;  // 262,145 rows: 12 columns
   EXPECT_EQ(vectors_per_pass(inputs(wide), choose(inputs(wide)), left), 12);
-  for (const Algorithm one_vector_a_launch : {Algorithm::MergePath, Algorithm::NonzeroTiles}) {
-    const PlanInputs tiled = inputs(stencil(), h100(), asking(one_vector_a_launch));
-    EXPECT_EQ(vectors_per_pass(tiled, choose(tiled), right), 1);
-  }
+  const PlanInputs merge = inputs(stencil(), h100(), asking(Algorithm::MergePath));
+  EXPECT_EQ(vectors_per_pass(merge, choose(merge), right), 1);
   // Irregular rows: one a pass where a cached plan cannot share out the long rows, or where
   // LayoutLeft x is read on a bandwidth-bound matrix.
   const PlanInputs irregular = inputs(power_law());
@@ -344,10 +340,8 @@ TEST(CudaChoice, RowMajorCopyOfX) {
   EXPECT_FALSE(reads_x_through_row_major_copy(large, choose(large), XShape{4'000'000, 1, 1}));
   const PlanInputs cached_plan = inputs(stencil(), h100(), cached());
   EXPECT_FALSE(reads_x_through_row_major_copy(cached_plan, choose(cached_plan), left));
-  for (const Algorithm one_vector_a_launch : {Algorithm::MergePath, Algorithm::NonzeroTiles}) {
-    const PlanInputs tiled = inputs(stencil(), h100(), asking(one_vector_a_launch));
-    EXPECT_FALSE(reads_x_through_row_major_copy(tiled, choose(tiled), left));
-  }
+  const PlanInputs merge = inputs(stencil(), h100(), asking(Algorithm::MergePath));
+  EXPECT_FALSE(reads_x_through_row_major_copy(merge, choose(merge), left));
   const PlanInputs small = inputs(square(10'000, 10, 20));
   EXPECT_FALSE(reads_x_through_row_major_copy(small, choose(small), XShape{10'000, 8, 10'000}));
 }

@@ -366,7 +366,7 @@ TEST_F(HostileInput, BadModeThrows) {
 
 TEST_F(HostileInput, ForcingAnAlgorithmTheBackendLacksThrows) {
   for (Algorithm a : {Algorithm::Auto, Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive,
-                      Algorithm::MergePath, Algorithm::NonzeroTiles, Algorithm::KokkosKernels}) {
+                      Algorithm::MergePath, Algorithm::KokkosKernels}) {
     if (detail::backend_supports<HandleT::backend_type>(a)) {
       EXPECT_NO_THROW(HandleT{a});
     } else {

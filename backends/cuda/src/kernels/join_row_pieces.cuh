@@ -33,16 +33,4 @@ __device__ inline void join_row_pieces(const Args& args, int* arrivals, std::int
   }
 }
 
-// A row cut between tiles first..last of a kernel that stores, per tile, the piece of the row still
-// open at its end (carry) and the piece of the row it begins inside and ends (head): the pieces are
-// the carries of first..last-1, then last's head. Called as join_row_pieces is.
-template <class Args, class T>
-__device__ inline void join_cut_row(const Args& args, int* arrivals, const T* carry_partials,
-                                    const T* head_partials, std::int64_t row, std::int64_t first,
-                                    std::int64_t last) {
-  join_row_pieces(args, arrivals + last, row, first, last, [&](std::int64_t tile) {
-    return load_coherent(tile < last ? carry_partials + tile : head_partials + tile);
-  });
-}
-
 }  // namespace kspmv::cuda::detail

@@ -106,10 +106,13 @@ __global__ void __launch_bounds__(Shape::kBlockThreads)
   }
   if (threadIdx.x >= 32) return;
   const auto tile_of = [](std::int64_t diagonal) { return diagonal / kTileItems; };
+  // Pieces of a row spanning tiles t_a..t_b: carries of t_a..t_b-1, then t_b's head.
   const auto join = [&](std::int64_t spanning_row, std::int64_t first_tile,
                         std::int64_t last_tile) {
-    join_cut_row(args, tiles.arrivals, tiles.carry_partials, tiles.head_partials, spanning_row,
-                 first_tile, last_tile);
+    join_row_pieces(
+        args, tiles.arrivals + last_tile, spanning_row, first_tile, last_tile, [&](std::int64_t t) {
+          return load_coherent(t < last_tile ? tiles.carry_partials + t : tiles.head_partials + t);
+        });
   };
   if (head_spans) {
     if (threadIdx.x == 0) tiles.head_partials[tile] = s_row_sums[0];

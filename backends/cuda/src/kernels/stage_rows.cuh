@@ -10,19 +10,18 @@
 
 namespace kspmv::cuda::detail {
 
-struct ContiguousSlots {
-  __device__ int operator()(int k) const { return k; }
-};
-
-// Batch entries a thread, BlockThreads apart: entry k = base + threadIdx.x + i * BlockThreads of a
-// block's run from `begin`. load() only issues the loads, so that a kernel can issue others before
-// it waits; store_products() gathers x and writes s_products[slot(k)].
-template <int BlockThreads, int Batch, class Args>
-struct EntryBatch {
-  typename Args::ordinal_type columns[Batch];
-  typename Args::value_type values[Batch];
-
-  __device__ void load(const Args& args, std::int64_t begin, int base, int count) {
+// s_products[k] = product(begin + k) for k < count, and s_row_offsets[r] = offset where row
+// first_row + r begins, relative to `begin`, for r < offsets. A round loads Batch entries and
+// RowBatch offsets per thread; most blocks need one round. RowBatch 0 stages products only.
+template <int BlockThreads, int Batch, int RowBatch, class Args>
+__device__ inline void stage_rows(const Args& args, std::int64_t first_row, int offsets,
+                                  std::int64_t begin, int count, int* s_row_offsets,
+                                  typename Args::value_type* s_products) {
+  for (int base = 0, row_base = 0; base < count || (RowBatch > 0 && row_base < offsets);
+       base += BlockThreads * Batch, row_base += BlockThreads * RowBatch) {
+    typename Args::ordinal_type columns[Batch];
+    typename Args::value_type values[Batch];
+    std::int64_t row_offsets[RowBatch > 0 ? RowBatch : 1];
 #pragma unroll
     for (int i = 0; i < Batch; ++i) {
       const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
@@ -34,37 +33,16 @@ struct EntryBatch {
         }
       }
     }
-  }
-
-  template <class Slot = ContiguousSlots>
-  __device__ void store_products(const Args& args, int base, int count,
-                                 typename Args::value_type* s_products, Slot slot = {}) const {
-#pragma unroll
-    for (int i = 0; i < Batch; ++i) {
-      const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
-      if (k < count) s_products[slot(k)] = args.times_x(values[i], columns[i]);
-    }
-  }
-};
-
-// s_products[k] = product(begin + k) for k < count, and s_row_offsets[r] = offset where row
-// first_row + r begins, relative to `begin`, for r < offsets. A round loads Batch entries and
-// RowBatch offsets per thread; most blocks need one round. RowBatch 0 stages products only.
-template <int BlockThreads, int Batch, int RowBatch, class Args>
-__device__ inline void stage_rows(const Args& args, std::int64_t first_row, int offsets,
-                                  std::int64_t begin, int count, int* s_row_offsets,
-                                  typename Args::value_type* s_products) {
-  for (int base = 0, row_base = 0; base < count || (RowBatch > 0 && row_base < offsets);
-       base += BlockThreads * Batch, row_base += BlockThreads * RowBatch) {
-    EntryBatch<BlockThreads, Batch, Args> entries;
-    entries.load(args, begin, base, count);
-    std::int64_t row_offsets[RowBatch > 0 ? RowBatch : 1];
 #pragma unroll
     for (int i = 0; i < RowBatch; ++i) {
       const int r = row_base + static_cast<int>(threadIdx.x) + i * BlockThreads;
       if (r < offsets) row_offsets[i] = args.row_begin(first_row + r);
     }
-    entries.store_products(args, base, count, s_products);
+#pragma unroll
+    for (int i = 0; i < Batch; ++i) {
+      const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
+      if (k < count) s_products[k] = args.times_x(values[i], columns[i]);
+    }
 #pragma unroll
     for (int i = 0; i < RowBatch; ++i) {
       const int r = row_base + static_cast<int>(threadIdx.x) + i * BlockThreads;

@@ -172,10 +172,10 @@ Choice choose(const PlanInputs& inputs) {
                                      : batched_vector_lanes_for(matrix.mean_row_length());
   }
   // Irregular rows with rows too long for a group of lanes are shared out over warps in rank-2
-  // calls; not by a cached plan, whose table would list another structure's rows, nor for the
-  // kernels whose calls take one vector a pass.
+  // calls; not by a cached plan, whose table would list another structure's rows, nor for
+  // MergePath, whose calls take one vector a pass.
   if (!choice.regular_rows && matrix.long_rows > 0 && !inputs.request.cached &&
-      !multiplies_one_vector_a_launch(choice.algorithm)) {
+      choice.algorithm != Algorithm::MergePath) {
     choice.long_row_chunk_entries =
         long_row_chunk_entries(inputs.device.policy, matrix.long_row_entries_in_all,
                                inputs.device.multiprocessors, kVectorGroupBlockThreads / 32);
@@ -221,20 +221,20 @@ bool keeps_escaped(const PlanInputs& inputs, std::int64_t escaped_entries) {
          escaped_entries * inputs.device.policy.entries_per_escaped_entry <= inputs.matrix.entries;
 }
 
-// One where MergePath or NonzeroTiles runs, or where rows are irregular and either a cached plan
-// cannot share out the long ones (the group kernel walking a long row with one group of lanes ran
-// 29x slower than Adaptive on the power-law matrix) or x is LayoutLeft on a matrix large enough to
-// be bandwidth-bound (power-law fp32, k = 8: 1.19 ms in single-vector passes, 2.05 ms in groups of
-// 3; below, where a call costs little more than its launches, k passes ran 3-4x slower than the
-// best cuSPARSE SpMM on the small irregular matrices of the suite). In LayoutRight, where a row of
-// x is one read, a whole group. In LayoutLeft each vector gathers from its own column of x, so a
-// group runs from L2 only while the part of its columns that rows in flight reach (the column
-// reach, both sides of the diagonal) fits in half of L2: 8 columns gathered at random from DRAM
-// ran 2.7x slower than 8 passes, each of whose column stayed in L2 (H100, DR-10). A plan with a
-// handle on a matrix past the latency bound reads LayoutLeft x through a row-major copy instead
+// One where MergePath runs, or where rows are irregular and either a cached plan cannot share out
+// the long ones (the group kernel walking a long row with one group of lanes ran 29x slower than
+// Adaptive on the power-law matrix) or x is LayoutLeft on a matrix large enough to be
+// bandwidth-bound (power-law fp32, k = 8: 1.19 ms in single-vector passes, 2.05 ms in groups of 3;
+// below, where a call costs little more than its launches, k passes ran 3-4x slower than the best
+// cuSPARSE SpMM on the small irregular matrices of the suite). In LayoutRight, where a row of x is
+// one read, a whole group. In LayoutLeft each vector gathers from its own column of x, so a group
+// runs from L2 only while the part of its columns that rows in flight reach (the column reach,
+// both sides of the diagonal) fits in half of L2: 8 columns gathered at random from DRAM ran 2.7x
+// slower than 8 passes, each of whose column stayed in L2 (H100, DR-10). A plan with a handle on a
+// matrix past the latency bound reads LayoutLeft x through a row-major copy instead
 // (reads_x_through_row_major_copy).
 int vectors_per_pass(const PlanInputs& inputs, const Choice& choice, const XShape& x) {
-  if (multiplies_one_vector_a_launch(choice.algorithm)) return 1;
+  if (choice.algorithm == Algorithm::MergePath) return 1;
   if (!choice.regular_rows &&
       (inputs.request.cached || (x.col_stride != 1 && !inputs.latency_bound()))) {
     return 1;
@@ -253,7 +253,7 @@ int vectors_per_pass(const PlanInputs& inputs, const Choice& choice, const XShap
 // one write of x. Not for a cached plan, whose later calls may not allocate.
 bool reads_x_through_row_major_copy(const PlanInputs& inputs, const Choice& choice,
                                     const XShape& x) {
-  return x.vectors > 1 && x.col_stride != 1 && !multiplies_one_vector_a_launch(choice.algorithm) &&
+  return x.vectors > 1 && x.col_stride != 1 && choice.algorithm != Algorithm::MergePath &&
          !inputs.request.cached && !inputs.latency_bound();
 }
 

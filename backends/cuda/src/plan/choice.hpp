@@ -69,12 +69,6 @@ struct Choice {
 
 Choice choose(const PlanInputs& inputs);
 
-// The kernels whose launch multiplies one vector (their tiles hold no vector dimension): a rank-2
-// call runs them once a vector, reading x as it is.
-inline bool multiplies_one_vector_a_launch(Algorithm algorithm) {
-  return algorithm == Algorithm::MergePath || algorithm == Algorithm::NonzeroTiles;
-}
-
 // Auto's algorithm for A (also what a latency-bound Vector's group lanes follow).
 Algorithm auto_algorithm(const PlanInputs& inputs);
 

@@ -13,7 +13,6 @@
 #include "kernels/adaptive_kernel.cuh"
 #include "kernels/long_row_chunks.cuh"
 #include "kernels/merge_path_kernel.cuh"
-#include "kernels/nonzero_tiles_kernel.cuh"
 #include "kernels/scalar_kernel.cuh"
 #include "kernels/vector_group_kernel.cuh"
 #include "kernels/vector_kernel.cuh"
@@ -28,13 +27,11 @@ class KernelLaunch {
  public:
   KernelLaunch() = default;
   KernelLaunch(const PlanInputs& inputs, const Choice& choice, AdaptiveBlocks<T> adaptive_blocks,
-               MergePathTiles<T> merge_path_tiles, NonzeroTiles<T> nonzero_tiles,
-               LongRowChunks<T> long_row_chunks)
+               MergePathTiles<T> merge_path_tiles, LongRowChunks<T> long_row_chunks)
       : inputs_(inputs),
         choice_(choice),
         adaptive_blocks_(adaptive_blocks),
         merge_path_tiles_(merge_path_tiles),
-        nonzero_tiles_(nonzero_tiles),
         long_row_chunks_(long_row_chunks) {}
 
   // One launch of the chosen kernel. A group of vectors runs the one kernel that reads A once for
@@ -92,11 +89,6 @@ class KernelLaunch {
             <<<static_cast<unsigned>(merge_path_tiles_.num_tiles), MergePathShape::kBlockThreads, 0,
                stream>>>(args, merge_path_tiles_);
         break;
-      case Algorithm::NonzeroTiles:
-        nonzero_tiles_spmv_kernel<NonzeroTilesShape>
-            <<<static_cast<unsigned>(nonzero_tiles_.num_tiles), NonzeroTilesShape::kBlockThreads, 0,
-               stream>>>(args, nonzero_tiles_);
-        break;
       default:
         throw unsupported_argument("kspmv::cuda::Plan: no kernel for algorithm " +
                                    to_string(choice_.algorithm));
@@ -149,7 +141,6 @@ class KernelLaunch {
   Choice choice_;
   AdaptiveBlocks<T> adaptive_blocks_{};
   MergePathTiles<T> merge_path_tiles_{};
-  NonzeroTiles<T> nonzero_tiles_{};
   LongRowChunks<T> long_row_chunks_;
 };
 

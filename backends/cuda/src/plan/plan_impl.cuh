@@ -5,11 +5,8 @@
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstddef>
-#include <cstdint>
-#include <limits>
 #include <memory>
 #include <string>
 
@@ -153,14 +150,6 @@ Plan<Scalar, Ordinal, Offset, MatrixScalar>::Plan(const Matrix& A, Algorithm req
         "KokkosSparse::spmv, on the Kokkos path only)");
   }
   detail::check_matrix("kspmv::cuda::Plan", A);
-  // Its tiles number their rows in 32 bits (nonzero_tiles_kernel.cuh), A's and A^T's alike.
-  const auto longest_side = std::max<std::int64_t>(A.num_rows, A.num_cols);
-  if (requested == Algorithm::NonzeroTiles && longest_side > std::numeric_limits<int>::max()) {
-    throw unsupported_argument("kspmv::cuda::Plan: Algorithm::NonzeroTiles takes at most " +
-                               std::to_string(std::numeric_limits<int>::max()) +
-                               " rows and columns; A is " + std::to_string(A.num_rows) + " x " +
-                               std::to_string(A.num_cols));
-  }
   detail::PlanRequest request;
   request.algorithm = requested;
   request.compression = options.compression;

@@ -1,9 +1,8 @@
 #pragma once
 // Everything a plan's kernels need besides A, x and y, in one allocation (a cudaMalloc costs tens
 // of microseconds): the analysis' figures, then where each Adaptive block's or MergePath tile's
-// share of the merge path begins (NonzeroTiles: each tile's first row), and the scratch that joins
-// rows split over blocks. Sized for the kernel the request may lead to (Auto leads to Adaptive at
-// most).
+// share of the merge path begins, and the scratch that joins rows split over blocks. Sized for the
+// kernel the request may lead to (Auto leads to Adaptive at most).
 
 #include <cuda_runtime_api.h>
 
@@ -17,7 +16,6 @@
 #include "device/grid.hpp"
 #include "kernels/adaptive_kernel.cuh"
 #include "kernels/merge_path_kernel.cuh"
-#include "kernels/nonzero_tiles_kernel.cuh"
 #include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/operands.hpp"
 #include "plan/analysis.cuh"
@@ -28,13 +26,10 @@ namespace kspmv::cuda::detail {
 template <class T>
 class PlanWorkspace {
  public:
-  PlanWorkspace(Algorithm requested, std::int64_t rows, std::int64_t entries, cudaStream_t stream)
-      : entries_(entries) {
+  PlanWorkspace(Algorithm requested, std::int64_t rows, std::int64_t entries, cudaStream_t stream) {
     const std::int64_t path_length = rows + entries;
     if (requested == Algorithm::MergePath) {
       num_blocks_ = blocks_for(path_length, MergePathShape::kTileItems);
-    } else if (requested == Algorithm::NonzeroTiles) {
-      num_blocks_ = blocks_for(entries, NonzeroTilesShape::kTileEntries);
     } else if (requested == Algorithm::Adaptive || requested == Algorithm::Auto) {
       num_blocks_ = blocks_for(path_length, Adaptive32RegisterShape<T>::kWindow);
     }
@@ -56,8 +51,7 @@ class PlanWorkspace {
   unsigned long long* analysis() const { return analysis_; }
   std::size_t bytes() const { return memory_.size(); }
 
-  // Where each block's (Adaptive) or tile's (MergePath, NonzeroTiles) rows begin, for the kernel
-  // chosen.
+  // Where each block's (Adaptive) or tile's (MergePath) rows begin, for the kernel chosen.
   template <class MatrixScalar, class Ordinal, class Offset>
   void share_out_path(Algorithm chosen, const CsrMatrix<MatrixScalar, Ordinal, Offset>& A,
                       cudaStream_t stream) {
@@ -73,11 +67,6 @@ class PlanWorkspace {
           A.row_map, rows, static_cast<std::int64_t>(A.num_entries), num_blocks_,
           MergePathShape::kTileItems, block_rows_, block_entries_);
       KSPMV_CUDA_CHECK(cudaGetLastError());
-    } else if (chosen == Algorithm::NonzeroTiles) {
-      nonzero_tiles_rows_kernel<<<grid_for(num_blocks_ + 1, kThreads), kThreads, 0, stream>>>(
-          A.row_map, rows, num_blocks_, NonzeroTilesShape::kTileEntries, block_rows_,
-          block_entries_);
-      KSPMV_CUDA_CHECK(cudaGetLastError());
     }
   }
 
@@ -89,9 +78,6 @@ class PlanWorkspace {
   MergePathTiles<T> merge_path_tiles() const {
     return {num_blocks_, block_rows_, block_entries_, pieces_, head_pieces_, arrivals_};
   }
-  NonzeroTiles<T> nonzero_tiles() const {
-    return {num_blocks_, entries_, block_rows_, block_entries_, pieces_, head_pieces_, arrivals_};
-  }
 
  private:
   static std::int64_t blocks_for(std::int64_t path_length, std::int64_t block_items) {
@@ -100,13 +86,12 @@ class PlanWorkspace {
 
   DeviceBuffer<unsigned char> memory_;
   unsigned long long* analysis_ = nullptr;
-  std::int64_t entries_ = 0;
   std::int64_t num_blocks_ = 0;
   std::int64_t* block_rows_ = nullptr;     // num_blocks + 1: rows before each block's share
   std::int64_t* block_entries_ = nullptr;  // num_blocks + 1: entries before it
-  T* pieces_ = nullptr;       // pieces of rows split over blocks (MergePath, NonzeroTiles: carries)
-  T* head_pieces_ = nullptr;  // MergePath, NonzeroTiles: the piece a tile ends a split row with
-  int* arrivals_ = nullptr;   // counters for joining the pieces, zero between launches
+  T* pieces_ = nullptr;                    // pieces of rows split over blocks (MergePath: carries)
+  T* head_pieces_ = nullptr;               // MergePath: the piece a tile ends a split row with
+  int* arrivals_ = nullptr;                // counters for joining the pieces, zero between launches
 };
 
 }  // namespace kspmv::cuda::detail

@@ -63,8 +63,7 @@ class RowsPlan {
     }
     compressed_.keep(inputs_, choice_, A, workspace_.bytes() + long_rows_.bytes(), stream);
     launch_ = KernelLaunch<T>(inputs_, choice_, workspace_.adaptive_blocks(request.cached),
-                              workspace_.merge_path_tiles(), workspace_.nonzero_tiles(),
-                              long_rows_.chunks());
+                              workspace_.merge_path_tiles(), long_rows_.chunks());
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 

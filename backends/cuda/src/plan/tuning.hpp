@@ -216,16 +216,6 @@ struct MergePathShape {
   static constexpr int kRowBatch = 2;
 };
 
-// NonzeroTiles: 256 threads x runs of 8 consecutive nonzeros per tile, the tile of cuSPARSE's CSR
-// kernel (csrmv_v3: 512 x 8 there; 256 leaves room for 8 blocks a SM at a quarter of the shared
-// memory in single precision).
-struct NonzeroTilesShape {
-  static constexpr int kBlockThreads = 256;
-  static constexpr int kEntriesPerThread = 8;
-  static constexpr int kTileEntries = kBlockThreads * kEntriesPerThread;
-  static constexpr int kMinBlocksPerSm = 6;
-};
-
 // The group kernel of rank-2 calls (vector_group_kernel.cuh): 256 threads a block, and rows taken
 // kGroupRows at a time by a group. Measured on an H100 (fp64, k = 8, one vector a lane, DR-10): 1,
 // 2 and 4 rows per group ran the 27-point stencil in LayoutRight in 3.25, 2.48 and 2.52 ms,

@@ -67,9 +67,9 @@ auto raw_matrix(const CrsViewT& A) {
 
 struct KokkosBackend {
   static constexpr const char* name = "CUDA";
-  static constexpr Algorithm algorithms[] = {
-      Algorithm::Auto,      Algorithm::Scalar,       Algorithm::Vector,       Algorithm::Adaptive,
-      Algorithm::MergePath, Algorithm::NonzeroTiles, Algorithm::KokkosKernels};
+  static constexpr Algorithm algorithms[] = {Algorithm::Auto,      Algorithm::Scalar,
+                                             Algorithm::Vector,    Algorithm::Adaptive,
+                                             Algorithm::MergePath, Algorithm::KokkosKernels};
   // Where a call makes a plan: the first for A in modes N and C, every one in T and H.
   static constexpr bool checks_structure_without_handle = true;
 
