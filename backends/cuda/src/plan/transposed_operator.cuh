@@ -44,7 +44,7 @@ class TransposedOperator {
   // A^T's structure where it mirrors A; else the tiles where Auto takes them; else A^T's own rows
   // and their plan (build_rows), except where determinism is off: there the scatter serves until
   // the values are declared constant. The mirror comes first: on the 27-point stencil of 405,224
-  // rows in single precision the tiles (0.22 runs an entry at 4096 a tile) took 129 us a call
+  // rows in single precision the tiles (0.221 runs an entry at 4096 a tile) took 129 us a call
   // against the mirror's 58.8, and values declared constant 130 us against the copy's 24.1 (H100,
   // DR-38). Waits for the stream.
   TransposedOperator(const APlan& a_plan, const PlanRequest& a_request, cudaStream_t stream)
