@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The summary of a run: one table of kspmv/Auto against each baseline, a row per matrix,
 operation and precision (time per call and, with the run's launch floor, the time above it; speedup
-with its range over the repetitions; roofline fraction), and the notes a reader needs beside it: a
-baseline's known bug in one line, every other wrong result loudly, the skipped matrices. nightly.py
+with its range over the repetitions; roofline fraction), Auto's mean speedup by the kernel it chose,
+and the notes a reader needs beside it: a baseline's known bug in one line, every other wrong
+result loudly, the skipped matrices. nightly.py
 prints it and writes DIR/summary.txt; plots.py puts it in index.html.
 
     python3 summary.py run.json
@@ -10,6 +11,7 @@ prints it and writes DIR/summary.txt; plots.py puts it in index.html.
 
 import dataclasses
 import html
+import math
 import re
 import sys
 import textwrap
@@ -57,6 +59,7 @@ class Summary:
     notes: list  # known bugs and skipped matrices, one line each
     wrong: list  # every other wrong result, one line each
     launch_floor: float | None = None  # seconds a call of the driver's empty kernel; None: not run
+    by_choice: list = dataclasses.field(default_factory=list)  # see choice_lines()
 
 
 def implementation(record):
@@ -141,6 +144,26 @@ def table_rows(run):
     return rows, precisions, operations
 
 
+def choice_lines(rows):
+    """One line per precision, operation and baseline: kspmv/Auto's geometric mean speedup over
+    the matrices, by the kernel Auto chose, with how many matrices each covers. Two sets of
+    matrices differ in Auto's gain mostly by the kernels they lead it to, and a kernel's mean tells
+    where the next gain lies."""
+    groups = {}
+    for row in rows:
+        for baseline, comparison in row.comparisons.items():
+            if comparison.status == "speedup":
+                kernels = groups.setdefault((row.precision, row.operation, baseline), {})
+                kernels.setdefault(row.auto["chosen_algorithm"], []).append(comparison.ratio)
+    lines = []
+    for (precision, operation, baseline), kernels in groups.items():
+        means = [f"{kernel} {math.exp(sum(map(math.log, ratios)) / len(ratios)):.2f}x "
+                 f"({len(ratios)})" for kernel, ratios in sorted(kernels.items())]
+        lines.append(f"{AUTO} against {baseline}, {precision} {operation}, geometric mean by the "
+                     f"kernel Auto chose (matrices): {', '.join(means)}")
+    return lines
+
+
 def header_lines(run, rows, precisions, operations, launch_floor):
     device = run["device"]
     lines = [f"kspmv {run['suite']} suite on {device['name']} ({device['execution_space']}), "
@@ -194,7 +217,7 @@ def summarize(run):
     floor = run.get("launch_floor")
     launch_floor = floor and floor["seconds"]
     return Summary(header_lines(run, rows, precisions, operations, launch_floor), baselines, rows,
-                   notes, wrong, launch_floor)
+                   notes, wrong, launch_floor, choice_lines(rows))
 
 
 def format_seconds(seconds):
@@ -288,6 +311,8 @@ def table_lines(summary):
 def render_text(summary):
     lines = wrapped(summary.header) + [""]
     lines += table_lines(summary) if summary.rows else [f"(no {AUTO} record: see run.csv)"]
+    if summary.by_choice:
+        lines += [""] + wrapped(summary.by_choice)
     if summary.notes or summary.wrong:
         lines += [""] + wrapped(summary.notes) + summary.wrong
     return "\n".join(lines) + "\n"
@@ -303,6 +328,7 @@ def render_html(summary):
     for row in summary.rows:
         lines.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in cells(summary, row)) + "</tr>")
     lines.append("</table>")
+    lines += [f"<p>{e(line)}</p>" for line in summary.by_choice]
     return lines
 
 

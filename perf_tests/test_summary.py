@@ -77,6 +77,16 @@ class SummaryTest(unittest.TestCase):
         document["context"]["execution_space"] = "Cuda"
         text = summary.render_text(summary.summarize(perf_json.parse(document)))
         self.assertRegex(text, r"uniform_200_k100 +N +fp64 .* \d\.\d\dx \[\d\.\d\d-\d\.\d\d\]")
+        # The mean by Auto's choice counts speedups only (not stencil27_20 fp64's same kernel).
+        for entry in document["benchmarks"]:
+            if entry["name"].startswith("uniform_200_k100/kspmv/Auto/fp64/N/") and "label" in entry:
+                entry["label"] = entry["label"].replace("chosen=Vector", "chosen=Adaptive")
+        by_choice = summary.summarize(perf_json.parse(document)).by_choice
+        self.assertIn("kspmv/Auto against KokkosKernels/default, fp64 N, geometric mean by the kernel "
+                      "Auto chose (matrices): Adaptive 1.16x (1), Vector 1.14x (1)", by_choice)
+        self.assertIn("(matrices): Vector 1.07x (3)", by_choice[0])
+        self.assertIn("Vector 1.14x (1)",
+                      summary.render_text(summary.summarize(perf_json.parse(document))))
         # Kokkos Kernels' merge-path kernel is another kernel, on any space.
         document = fake_document()
         for entry in document["benchmarks"]:
