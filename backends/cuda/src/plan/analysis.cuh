@@ -14,7 +14,6 @@
 #include "device/grid.hpp"
 #include "kernels/row_statistics.cuh"
 #include "kspmv/cuda/operands.hpp"
-#include "plan/choice.hpp"
 #include "plan/matrix_facts.hpp"
 #include "plan/structure_check.cuh"
 #include "plan/tuning.hpp"

@@ -102,20 +102,6 @@ int resident_group_slots(const PlanInputs& inputs, const Choice& choice, int wid
 
 }  // namespace
 
-int vector_lanes_for(double mean_row_length) {
-  int lanes = 2;
-  while (lanes < 32 && lanes < mean_row_length) lanes *= 2;
-  return lanes;
-}
-
-int batched_vector_lanes_for(double mean_row_length) {
-  return vector_lanes_for(mean_row_length / kVectorBatch);
-}
-
-std::int64_t batched_vector_step_entries(double mean_row_length) {
-  return std::int64_t{batched_vector_lanes_for(mean_row_length)} * kVectorBatch;
-}
-
 std::int64_t long_row_chunk_entries(const LaunchPolicy& policy,
                                     std::int64_t long_row_entries_in_all,
                                     std::int64_t multiprocessors, int warps_per_sm) {

@@ -72,13 +72,6 @@ Choice choose(const PlanInputs& inputs);
 // Auto's algorithm for A (also what a latency-bound Vector's group lanes follow).
 Algorithm auto_algorithm(const PlanInputs& inputs);
 
-// CUSP's rule: the smallest power of two lanes that covers the mean row length, at most a warp.
-int vector_lanes_for(double mean_row_length);
-// Lanes a row of the one-vector Vector kernel on a bandwidth-bound matrix: the fewest whose
-// batches (kVectorBatch entries a lane) cover the mean row in one round.
-int batched_vector_lanes_for(double mean_row_length);
-// The entries those lanes load together in one step of a row (the kernel's stride).
-std::int64_t batched_vector_step_entries(double mean_row_length);
 // Chunks as long as they may be while they still give every SM `warps_per_sm` warps.
 std::int64_t long_row_chunk_entries(const LaunchPolicy& policy,
                                     std::int64_t long_row_entries_in_all,

@@ -8,8 +8,8 @@
 #include "device/grid.hpp"
 #include "instantiate/index_types.hpp"
 #include "kernels/sorted_columns.cuh"
-#include "plan/choice.hpp"
 #include "plan/transposed_structure.hpp"
+#include "plan/tuning.hpp"
 
 namespace kspmv::cuda::detail {
 namespace {

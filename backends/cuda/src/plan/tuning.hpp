@@ -266,4 +266,22 @@ inline constexpr double kTransposeTilesMostRunsPerEntry = 0.25;
 // one entry; 16 lanes of 2 ran 11-62% slower than 8 of 4).
 inline constexpr int kVectorBatch = 4;
 
+// Vector's launch shape, which the analysis and the transposed structure read as well as the
+// choice. CUSP's rule: the smallest power of two lanes that covers the mean row length, at most a
+// warp.
+inline int vector_lanes_for(double mean_row_length) {
+  int lanes = 2;
+  while (lanes < 32 && lanes < mean_row_length) lanes *= 2;
+  return lanes;
+}
+// Lanes a row of the one-vector Vector kernel on a bandwidth-bound matrix: the fewest whose
+// batches (kVectorBatch entries a lane) cover the mean row in one round.
+inline int batched_vector_lanes_for(double mean_row_length) {
+  return vector_lanes_for(mean_row_length / kVectorBatch);
+}
+// The entries those lanes load together in one step of a row (the kernel's stride).
+inline std::int64_t batched_vector_step_entries(double mean_row_length) {
+  return std::int64_t{batched_vector_lanes_for(mean_row_length)} * kVectorBatch;
+}
+
 }  // namespace kspmv::cuda::detail
