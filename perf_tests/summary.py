@@ -3,8 +3,8 @@
 operation and precision (time per call and, with the run's launch floor, the time above it; speedup
 with its range over the repetitions; roofline fraction), Auto's mean speedup by the kernel it chose,
 and the notes a reader needs beside it: a baseline's known bug in one line, every other wrong
-result loudly, the skipped matrices. nightly.py
-prints it and writes DIR/summary.txt; plots.py puts it in index.html.
+result loudly, the skipped matrices. nightly.py prints it and writes DIR/summary.txt; plots.py puts
+it in index.html.
 
     python3 summary.py run.json
 """
