@@ -53,6 +53,12 @@ class SchemaError(ValueError):
     pass
 
 
+def geometric_mean(values):
+    """Of the positive values (a missing figure, None or 0, is left out); NaN where none is."""
+    values = [v for v in values if v and v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
 def record_name(benchmark_name):
     """matrix/backend/algorithm/precision of a Google Benchmark name."""
     return REGISTRATION_SUFFIX.sub("", benchmark_name)

@@ -38,11 +38,6 @@ MAX_TREND_LABELS = 12
 SPEEDUP_TICKS = (0.1, 0.2, 0.3, 0.5, 1, 1.5, 2, 3, 5, 10, 20, 50)
 
 
-def geometric_mean(values):
-    values = [v for v in values if v and v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
-
-
 def measured(run):
     return [r for r in run["records"] if r["correct"] and r["seconds_per_call"]]
 
@@ -242,7 +237,8 @@ def trend_series(history):
     names = [summary.AUTO] * (summary.AUTO in fractions) + sorted(
         n for n in fractions if n != summary.AUTO)
     return {name: (list(fractions[name]),
-                   [geometric_mean([f[k] for k in common]) for f in fractions[name].values()])
+                   [perf_json.geometric_mean([f[k] for k in common])
+                    for f in fractions[name].values()])
             for name in names}, len(common)
 
 
@@ -286,8 +282,8 @@ def summary_rows(run):
     for r in measured(run):
         groups.setdefault((summary.implementation(r), r["precision"]), []).append(r)
     return [(label, precision, len(records),
-             geometric_mean([r["roofline_fraction"] for r in records]),
-             geometric_mean([r["read_roofline_fraction"] for r in records]))
+             perf_json.geometric_mean([r["roofline_fraction"] for r in records]),
+             perf_json.geometric_mean([r["read_roofline_fraction"] for r in records]))
             for (label, precision), records in sorted(groups.items())]
 
 

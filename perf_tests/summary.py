@@ -11,7 +11,6 @@ it in index.html.
 
 import dataclasses
 import html
-import math
 import re
 import sys
 import textwrap
@@ -157,8 +156,8 @@ def choice_lines(rows):
                 kernels.setdefault(row.auto["chosen_algorithm"], []).append(comparison.ratio)
     lines = []
     for (precision, operation, baseline), kernels in groups.items():
-        means = [f"{kernel} {math.exp(sum(map(math.log, ratios)) / len(ratios)):.2f}x "
-                 f"({len(ratios)})" for kernel, ratios in sorted(kernels.items())]
+        means = [f"{kernel} {perf_json.geometric_mean(ratios):.2f}x ({len(ratios)})"
+                 for kernel, ratios in sorted(kernels.items())]
         lines.append(f"{AUTO} against {baseline}, {precision} {operation}, geometric mean by the "
                      f"kernel Auto chose (matrices): {', '.join(means)}")
     return lines
