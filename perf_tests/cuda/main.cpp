@@ -50,6 +50,14 @@ const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_cons
 // Transposed operations: Auto with determinism off (atomic adds where the tiles do not serve). Its
 // y is not reproducible: equivalence.py leaves "_atomic" records out.
 const std::string kAtomicAlgorithm = to_string(Algorithm::Auto) + "_atomic";
+// Transposed operations: Auto with each transposed form forced, so that the records show what the
+// tiles and A^T's rows cost beside Auto's choice between them.
+struct ForcedTransposedForm {
+  const char* label;
+  TransposedForm form;
+};
+constexpr ForcedTransposedForm kForcedTransposedForms[] = {{"_tiles", TransposedForm::Tiles},
+                                                           {"_rows", TransposedForm::Rows}};
 
 // Auto with the structure check off (y = A x, one vector, a handle): its setup_seconds beside
 // Auto's is what the check costs a plan (docs/design.md, section 2).
@@ -203,6 +211,12 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     cuda::PlanOptions atomics_allowed;
     atomics_allowed.deterministic = false;
     plan_record(add_plan(Algorithm::Auto, atomics_allowed), state->A.matrix(), kAtomicAlgorithm);
+    for (const ForcedTransposedForm& forced : kForcedTransposedForms) {
+      cuda::PlanOptions options;
+      options.transposed_form = forced.form;
+      plan_record(add_plan(Algorithm::Auto, options), state->A.matrix(),
+                  to_string(Algorithm::Auto) + forced.label);
+    }
   }
   if (has_graph_record(operation)) {
     auto* plan = state->plans.front().get();  // Auto's, set up by its record's first call
@@ -348,6 +362,8 @@ class CudaDriver final : public Driver {
     if (operation.handle && operation.transposed()) {
       labels.push_back("kspmv/" + kConstantValuesAlgorithm);
       labels.push_back("kspmv/" + kAtomicAlgorithm);
+      for (const ForcedTransposedForm& forced : kForcedTransposedForms)
+        labels.push_back("kspmv/" + to_string(Algorithm::Auto) + forced.label);
     }
     if (has_graph_record(operation)) labels.push_back("kspmv/" + kGraphAlgorithm);
     if (single_precision_matrix && has_double_values_record(operation))

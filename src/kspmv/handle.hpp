@@ -17,6 +17,7 @@
 #include "kspmv/detail/dispatch.hpp"
 #include "kspmv/errors.hpp"
 #include "kspmv/precision.hpp"
+#include "kspmv/transposed_form.hpp"
 
 namespace kspmv {
 
@@ -111,6 +112,15 @@ class Handle {
   void set_deterministic(bool deterministic) {
     require_not_set_up("set_deterministic");
     state_.set_deterministic(deterministic);
+  }
+
+  // How transposed calls (modes T and H) multiply where A's pattern is not symmetric, on
+  // Kokkos::Cuda: through tiles of A's entries in A's own order, through A^T's rows, or Auto's
+  // choice between them (kspmv/transposed_form.hpp). Other backends give what KokkosSparse::spmv
+  // gives. Set it before the first call, as the above.
+  void set_transposed_form(TransposedForm form) {
+    require_not_set_up("set_transposed_form");
+    state_.set_transposed_form(form);
   }
 
   // For kspmv::spmv: checks that A has the structure the handle was set up for (or records it).

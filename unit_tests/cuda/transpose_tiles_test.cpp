@@ -1,11 +1,14 @@
-// Auto's transposed calls through transpose tiles (formats/transpose_tiles.hpp) against the
-// reference: tall and skinny matrices, bands with empty rows and a row that spans several tiles,
-// columns no entry uses, a matrix of one partial tile; modes T and H, one vector and three in
-// either layout, beta zero (y poisoned) and not; 100 calls bitwise identical; the tiles declined
-// where columns are random, by a sample of tiles on large matrices.
+// Transposed calls through transpose tiles (formats/transpose_tiles.hpp) against the reference,
+// asked for by name (PlanOptions::transposed_form) so that small matrices reach the edge cases:
+// tall and skinny matrices, bands with empty rows and a row that spans several tiles, a symmetric
+// band, columns no entry uses, a matrix of one partial tile; modes T and H, one vector and three in
+// either layout, beta zero (y poisoned) and not; 100 calls bitwise identical. Auto's choice: the
+// tiles not tried below the latency bound, declined where columns are random (by a sample of tiles
+// on large matrices), taken on a tall and skinny matrix past the bound, with a plan or without.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -22,6 +25,26 @@ namespace {
 using kspmv::testing::fresh_seed;
 using kspmv::testing::random_value;
 using kspmv::testing::seed_message;
+
+PlanOptions tiles_asked_for() {
+  PlanOptions options;
+  options.transposed_form = TransposedForm::Tiles;
+  return options;
+}
+
+// Tall and skinny: `rows` rows of `per_row` random columns among `cols`.
+HostCsr<double, std::int32_t, std::int32_t> skinny(std::int64_t rows, std::int64_t cols,
+                                                   std::int64_t per_row, std::mt19937_64& rng) {
+  std::uniform_int_distribution<std::int64_t> column(0, cols - 1);
+  return kspmv::testing::csr_with_columns<double, std::int32_t, std::int32_t>(
+      rows, cols,
+      [&](std::int64_t) {
+        std::vector<std::int64_t> row(static_cast<std::size_t>(per_row));
+        for (auto& c : row) c = column(rng);
+        return row;
+      },
+      rng);
+}
 
 template <class Types>
 class CudaTransposeTilesTest : public ::testing::Test {
@@ -75,8 +98,18 @@ class CudaTransposeTilesTest : public ::testing::Test {
     });
   }
 
+  // Nine columns around the diagonal: a symmetric pattern.
+  Csr symmetric_band(std::int64_t rows) {
+    return with_columns(rows, rows, [&](std::int64_t i) {
+      std::vector<std::int64_t> row;
+      for (std::int64_t c = std::max<std::int64_t>(0, i - 4); c <= std::min(rows - 1, i + 4); ++c)
+        row.push_back(c);
+      return row;
+    });
+  }
+
   // Mode T and H, one and three vectors in both layouts, beta zero and random, through a fresh
-  // Auto plan each; the plan must have taken the tiles.
+  // plan each that asks for the tiles; the plan must have taken them.
   void expect_tiles_equal_reference(const Csr& host) {
     const DeviceCsr<Value, Index, RowOffset> A(host);
     Stream stream;
@@ -87,7 +120,8 @@ class CudaTransposeTilesTest : public ::testing::Test {
             SCOPED_TRACE(std::string("mode ") + to_string(mode) + ", " + std::to_string(vectors) +
                          (right ? " vectors LayoutRight" : " vectors LayoutLeft") +
                          (beta_zero ? ", beta 0" : ""));
-            Plan<Value, Index, RowOffset> plan(A.matrix(), Algorithm::Auto, stream.get());
+            Plan<Value, Index, RowOffset> plan(A.matrix(), Algorithm::Auto, stream.get(),
+                                               tiles_asked_for());
             const Layout layout{right, 0, 0};
             const Value beta = beta_zero ? Value(0) : random_value<Value>(rng);
             EXPECT_EQ(check_apply(plan, A, host, mode, random_value<Value>(rng), beta, vectors,
@@ -125,6 +159,8 @@ TYPED_TEST(CudaTransposeTilesTest, BandsEmptyRowsAndLongRowsEqualTheReference) {
   this->expect_tiles_equal_reference(this->band_with_gaps(30000, 10000));
   SCOPED_TRACE("empty rows first and last");
   this->expect_tiles_equal_reference(this->middle_rows(9000));
+  SCOPED_TRACE("a symmetric pattern, whose mirror the tiles asked for replace");
+  this->expect_tiles_equal_reference(this->symmetric_band(12000));
 }
 
 // Fewer entries than one tile, and exactly one tile of 2048 (two where tiles hold 4096).
@@ -141,10 +177,11 @@ TYPED_TEST(CudaTransposeTilesTest, OnePartialTileEqualsTheReference) {
   }));
 }
 
+// Past the latency bound (2^20 entries on sm_80 and sm_90): 70,000 rows of 16.
 TYPED_TEST(CudaTransposeTilesTest, CallsWithoutAPlanTakeTheTiles) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
-  const auto host = this->tall_and_skinny(20000, 64, 64, 16);
+  const auto host = this->tall_and_skinny(70000, 64, 64, 16);
   using Scalar = typename TestFixture::Value;
   for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
     EXPECT_EQ(check_without_plan(host, mode, random_value<Scalar>(this->rng), Scalar(0), this->rng),
@@ -158,7 +195,8 @@ TEST_F(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
   const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
       50000, 256, kspmv::testing::RowShape{0, 32}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
-  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get());
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get(),
+                                                tiles_asked_for());
   const auto x = kspmv::testing::random_block<double>(host.num_rows, 1, rng);
   const DeviceBlock<double> x_device(x, kContiguous);
   const Block<double> y0{host.num_cols, 1, std::vector<double>(host.num_cols, 0.0)};
@@ -184,22 +222,40 @@ TEST_F(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
   EXPECT_NE(plan.describe().find("transpose tiles of"), std::string::npos) << plan.describe();
 }
 
-TEST_F(CudaTransposeTiles, DeclinedWhereColumnsAreRandom) {
-  const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
+// Below the latency bound Auto builds A^T's rows, however few column runs a tile would hold: a
+// tall and skinny matrix of 320,000 entries, and random columns. Rows asked for by name: never.
+TEST_F(CudaTransposeTiles, AutoLeavesThemBelowTheLatencyBound) {
+  const auto tall = skinny(20000, 64, 16, rng);
+  const auto random = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
       40000, 40000, kspmv::testing::RowShape{4, 12}, rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
-  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get());
-  EXPECT_EQ(check_apply(plan, A, host, Mode::Transpose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
-            "");
-  EXPECT_NE(plan.describe().find("A^T built"), std::string::npos) << plan.describe();
-  EXPECT_NE(plan.describe().find("transpose tiles declined"), std::string::npos) << plan.describe();
+  for (const auto* host : {&tall, &random}) {
+    const DeviceCsr<double, std::int32_t, std::int32_t> A(*host);
+    Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get());
+    EXPECT_EQ(
+        check_apply(plan, A, *host, Mode::Transpose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
+        "");
+    EXPECT_NE(plan.describe().find("A^T built"), std::string::npos) << plan.describe();
+    EXPECT_NE(plan.describe().find("transpose tiles not tried: latency-bound"), std::string::npos)
+        << plan.describe();
+  }
+  const auto large = skinny(80000, 64, 16, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(large);
+  PlanOptions rows;
+  rows.transposed_form = TransposedForm::Rows;
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get(), rows);
+  EXPECT_EQ(
+      check_apply(plan, A, large, Mode::Transpose, 1.0, 0.5, 1, kContiguous, kContiguous, rng), "");
+  EXPECT_NE(plan.describe().find("transpose tiles not tried: A^T's rows asked for"),
+            std::string::npos)
+      << plan.describe();
 }
 
-// Past 256 tiles a sample of 64 tiles decides first: it declines random columns without the whole
-// sort, and passes a tall and skinny matrix on to it.
+// Past the latency bound Auto tries them, and past 256 tiles a sample of 64 tiles decides first:
+// it declines random columns without the whole sort, and passes a tall and skinny matrix on to it,
+// which keeps them.
 TEST_F(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
   const auto random = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
-      100000, 100000, kspmv::testing::RowShape{4, 12}, rng);
+      160000, 160000, kspmv::testing::RowShape{4, 12}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> declined(random);
   Plan<double, std::int32_t, std::int32_t> sampled(declined.matrix(), Algorithm::Auto,
                                                    stream().get());
@@ -209,19 +265,11 @@ TEST_F(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
   EXPECT_NE(sampled.describe().find("in a sample of tiles"), std::string::npos)
       << sampled.describe();
 
-  std::uniform_int_distribution<std::int64_t> column(0, 127);
-  const auto skinny = kspmv::testing::csr_with_columns<double, std::int32_t, std::int32_t>(
-      40000, 128,
-      [&](std::int64_t) {
-        std::vector<std::int64_t> row(16);
-        for (auto& c : row) c = column(rng);
-        return row;
-      },
-      rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> kept(skinny);
+  const auto tall = skinny(80000, 128, 16, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> kept(tall);
   Plan<double, std::int32_t, std::int32_t> tiles(kept.matrix(), Algorithm::Auto, stream().get());
   EXPECT_EQ(
-      check_apply(tiles, kept, skinny, Mode::Transpose, 1.0, 0.5, 1, kContiguous, kContiguous, rng),
+      check_apply(tiles, kept, tall, Mode::Transpose, 1.0, 0.5, 1, kContiguous, kContiguous, rng),
       "");
   EXPECT_NE(tiles.describe().find("transpose tiles of"), std::string::npos) << tiles.describe();
 }

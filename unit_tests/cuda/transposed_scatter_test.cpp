@@ -100,8 +100,9 @@ TYPED_TEST(CudaTransposedScatterTest, RandomColumnsEqualTheReference) {
 class CudaTransposedScatter : public SeededGpuTest {};
 
 TEST_F(CudaTransposedScatter, TilesServeFirstAndConstantValuesTakeTheCopy) {
+  // Past the latency bound (2^20 entries), where Auto tries the tiles.
   const auto skinny = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
-      20000, 64, kspmv::testing::RowShape{8, 24}, rng);
+      80000, 64, kspmv::testing::RowShape{8, 24}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> tall(skinny);
   Plan<double, std::int32_t, std::int32_t> tiles(tall.matrix(), Algorithm::Auto, stream().get(),
                                                  atomics_allowed());

@@ -1,11 +1,13 @@
 // Every rule of Auto's choice for the CUDA backend (plan/choice.cpp), on plain inputs: the kernel,
 // the rows' regularity, Vector's lanes, the long rows' chunks, the compressed column forms and
-// their refusals, and the rank-2 rules (group slots, vectors a pass, the row-major copy of x). Each
+// their refusals, the rank-2 rules (group slots, vectors a pass, the row-major copy of x) and the
+// trial of the transpose tiles for transposed calls. Each
 // table sits on the boundary of its rule, so a rule moved by one step fails here.
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -344,6 +346,61 @@ TEST(CudaChoice, RowMajorCopyOfX) {
   EXPECT_FALSE(reads_x_through_row_major_copy(merge, choose(merge), left));
   const PlanInputs small = inputs(square(10'000, 10, 20));
   EXPECT_FALSE(reads_x_through_row_major_copy(small, choose(small), XShape{10'000, 8, 10'000}));
+}
+
+PlanRequest transposed(TransposedForm form, Algorithm algorithm = Algorithm::Auto) {
+  PlanRequest request = asking(algorithm);
+  request.transposed_form = form;
+  return request;
+}
+
+// Auto tries the tiles, up to a quarter run an entry, only for Algorithm::Auto past the latency
+// bound; Tiles takes them whatever their runs on any matrix a tile's 32-bit rows hold; Rows never.
+TEST(CudaChoice, TransposeTilesTriedPastTheLatencyBoundOrWhenAskedFor) {
+  MatrixFacts at = square(kLatencyBound / 16, 16, 16, kFarReach);
+  MatrixFacts below = at;
+  below.entries = kLatencyBound - 1;
+  const auto trial = [](const MatrixFacts& matrix, PlanRequest request) {
+    return transpose_tiles_trial(inputs(matrix, h100(), request));
+  };
+
+  const TransposeTilesTrial auto_at = trial(at, transposed(TransposedForm::Auto));
+  EXPECT_TRUE(auto_at.tried);
+  EXPECT_EQ(auto_at.most_runs_per_entry, 0.25);
+  EXPECT_EQ(auto_at.not_tried, "");
+
+  const TransposeTilesTrial auto_below = trial(below, transposed(TransposedForm::Auto));
+  EXPECT_FALSE(auto_below.tried);
+  EXPECT_EQ(auto_below.not_tried, "latency-bound: fewer than 1048576 entries");
+
+  const TransposeTilesTrial explicit_at =
+      trial(at, transposed(TransposedForm::Auto, Algorithm::Vector));
+  EXPECT_FALSE(explicit_at.tried);
+  EXPECT_EQ(explicit_at.not_tried, "");
+
+  for (const Algorithm algorithm : {Algorithm::Auto, Algorithm::Scalar}) {
+    const TransposeTilesTrial tiles_below =
+        trial(below, transposed(TransposedForm::Tiles, algorithm));
+    EXPECT_TRUE(tiles_below.tried) << to_string(algorithm);
+    EXPECT_EQ(tiles_below.most_runs_per_entry, std::numeric_limits<double>::infinity());
+    const TransposeTilesTrial rows_at = trial(at, transposed(TransposedForm::Rows, algorithm));
+    EXPECT_FALSE(rows_at.tried) << to_string(algorithm);
+    EXPECT_EQ(rows_at.not_tried, "A^T's rows asked for");
+  }
+
+  MatrixFacts too_many_rows = at;
+  too_many_rows.rows = std::int64_t{std::numeric_limits<int>::max()} + 1;
+  const TransposeTilesTrial past_rows = trial(too_many_rows, transposed(TransposedForm::Tiles));
+  EXPECT_FALSE(past_rows.tried);
+  EXPECT_EQ(past_rows.not_tried, "2^31 rows or more, past a tile's 32-bit rows");
+  MatrixFacts at_most_rows = too_many_rows;
+  at_most_rows.rows -= 1;
+  EXPECT_TRUE(trial(at_most_rows, transposed(TransposedForm::Tiles)).tried);
+
+  EXPECT_FALSE(trial(square(0, 0, 0), transposed(TransposedForm::Tiles)).tried);
+  EXPECT_TRUE(looks_for_mirror(transposed(TransposedForm::Auto)));
+  EXPECT_TRUE(looks_for_mirror(transposed(TransposedForm::Rows)));
+  EXPECT_FALSE(looks_for_mirror(transposed(TransposedForm::Tiles)));
 }
 
 TEST(CudaChoice, ReachQuantile) {

@@ -222,7 +222,8 @@ TEST_F(HostileInput, HandleSettersAfterTheFirstCallThrow) {
          {std::function<void()>([&] { handle.set_compression(Compression::Auto); }),
           std::function<void()>([&] { handle.set_workspace_limit(1 << 20); }),
           std::function<void()>([&] { handle.set_structure_check(false); }),
-          std::function<void()>([&] { handle.set_deterministic(false); })}) {
+          std::function<void()>([&] { handle.set_deterministic(false); }),
+          std::function<void()>([&] { handle.set_transposed_form(TransposedForm::Tiles); })}) {
       try {
         set();
         ADD_FAILURE() << "no exception after a first call with alpha " << first_alpha;

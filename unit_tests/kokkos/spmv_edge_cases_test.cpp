@@ -35,7 +35,7 @@ void check_modes(const HostMatrix& host_A, const DeviceMatrix& A, H& handle, std
 
 // Every algorithm the backend offers, a handle with values declared constant, one with
 // determinism off, handles that must and must not keep compressed columns (the latter with no room
-// for optional structures), and no handle.
+// for optional structures), each transposed form asked for by name, and no handle.
 void check_all(const HostMatrix& host_A, std::mt19937_64& rng) {
   const DeviceMatrix A(host_A);
   for (Algorithm algorithm : HandleT::backend_type::algorithms) {
@@ -57,6 +57,11 @@ void check_all(const HostMatrix& host_A, std::mt19937_64& rng) {
   uncompressed.set_compression(Compression::Never);
   uncompressed.set_workspace_limit(0);
   check_modes(host_A, A, uncompressed, rng);
+  for (const TransposedForm form : {TransposedForm::Tiles, TransposedForm::Rows}) {
+    HandleT transposed_form;
+    transposed_form.set_transposed_form(form);
+    check_modes(host_A, A, transposed_form, rng);
+  }
   std::nullptr_t no_handle = nullptr;
   check_modes(host_A, A, no_handle, rng);
 }

@@ -26,6 +26,7 @@
 //       void set_structure_check(bool);                    // see Handle; whether set-up checks
 //                                                          // the CSR invariants (default true)
 //       void set_deterministic(bool);                      // see Handle; called before set-up
+//       void set_transposed_form(TransposedForm);          // see Handle; called before set-up
 //     };
 //
 //     // y = beta*y + alpha*op(A)*x. Called by kspmv::spmv after the shapes were checked and the

@@ -14,6 +14,7 @@
 #include "formats/column_form.hpp"
 #include "kspmv/algorithm.hpp"
 #include "kspmv/compression.hpp"
+#include "kspmv/transposed_form.hpp"
 #include "plan/device_facts.hpp"
 #include "plan/matrix_facts.hpp"
 
@@ -40,6 +41,7 @@ struct PlanRequest {
   bool check_structure = true;
   const char* caller = "kspmv::cuda::Plan";
   bool deterministic = true;  // PlanOptions::deterministic
+  TransposedForm transposed_form = TransposedForm::Auto;
 };
 
 struct PlanInputs {
@@ -84,6 +86,21 @@ std::string refusal_before_build(const PlanInputs& inputs, ColumnForm form, std:
 // After a build that escaped `escaped_entries` of A's entries to A's own columns: whether the form
 // is kept (always where it was asked for by name).
 bool keeps_escaped(const PlanInputs& inputs, std::int64_t escaped_entries);
+
+// Transposed calls where A^T does not mirror A: whether the plan tries the transpose tiles
+// (formats/transpose_tiles.hpp), and keeps them up to how many column runs an entry; where it does
+// not try them, why (empty where nothing needs saying: an explicit algorithm, no entries).
+struct TransposeTilesTrial {
+  bool tried = false;
+  double most_runs_per_entry = 0;
+  std::string not_tried;
+};
+TransposeTilesTrial transpose_tiles_trial(const PlanInputs& inputs);
+// Whether transposed calls look for A's pattern being symmetric (A's plan then serves A^T) before
+// anything else: unless the tiles were asked for by name.
+inline bool looks_for_mirror(const PlanRequest& request) {
+  return request.transposed_form != TransposedForm::Tiles;
+}
 
 // x of a rank-2 call as the rules see it: rows, vectors, and the distance between vectors (1: x's
 // rows are contiguous, LayoutRight).

@@ -93,7 +93,7 @@ struct PlanImpl {
     return {row_major_x.data(), x.num_rows, x.num_vectors, x.num_vectors, 1};
   }
 
-  // op(A) = A^T or A^H: the transpose tiles where Auto chose them; else the scatter where it was
+  // op(A) = A^T or A^H: the transpose tiles where the plan took them; else the scatter where it was
   // made and the values may change (a symmetric pattern's A^T reads A's own structure, faster than
   // the scatter on the stencil: DR-30); else A^T's rows (sorted now where the scatter served so
   // far), with A's values gathered through the permutation, or with the transposed copy where they
@@ -156,6 +156,7 @@ Plan<Scalar, Ordinal, Offset, MatrixScalar>::Plan(const Matrix& A, Algorithm req
   request.workspace_limit = options.workspace_limit;
   request.check_structure = options.check_structure;
   request.deterministic = options.deterministic;
+  request.transposed_form = options.transposed_form;
   impl_ =
       std::make_unique<detail::PlanImpl<Scalar, Ordinal, Offset, MatrixScalar>>(A, request, stream);
   impl_->setup_seconds =

@@ -68,6 +68,7 @@ class RowsPlan {
   }
 
   const Matrix& matrix() const { return matrix_; }
+  const PlanInputs& inputs() const { return inputs_; }
   Algorithm algorithm() const { return choice_.algorithm; }
   std::int64_t num_rows() const { return inputs_.matrix.rows; }
   std::int64_t num_entries() const { return inputs_.matrix.entries; }

@@ -1,19 +1,18 @@
 #pragma once
 // op(A) = A^T or A^H, made on the first call in mode T or H. Where A^T mirrors A (a symmetric
 // pattern), A's plan serves A^T's rows too: the same rows, the same lengths, the same choice, and
-// one launch a call. Else Auto's transpose tiles where a tile of A's entries holds few columns many
-// times (formats/transpose_tiles.hpp: A read in its own order, no A^T); else A^T's structure and
-// the plan of its rows, whose kernels read A's values in place, through the structure's
-// source_entry, unless the caller declared them constant: then a transposed copy of the values is
-// kept. Where determinism is off and A^T does not mirror A, the scatter serves instead, and A^T's
-// rows wait for the values to be declared constant.
+// one launch a call. Else the transpose tiles where the request's TransposedForm and the choice's
+// trial take them (formats/transpose_tiles.hpp: A read in its own order, no A^T); else A^T's
+// structure and the plan of its rows, whose kernels read A's values in place, through the
+// structure's source_entry, unless the caller declared them constant: then a transposed copy of the
+// values is kept. Where determinism is off and A^T does not mirror A, the scatter serves instead,
+// and A^T's rows wait for the values to be declared constant.
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <limits>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -28,6 +27,7 @@
 #include "kernels/transpose_tiles_kernels.cuh"
 #include "kspmv/algorithm.hpp"
 #include "kspmv/mode.hpp"
+#include "plan/choice.hpp"
 #include "plan/launch_per_vector.cuh"
 #include "plan/rows_plan.cuh"
 #include "plan/transposed_structure.hpp"
@@ -41,23 +41,27 @@ class TransposedOperator {
   using APlan = RowsPlan<Scalar, Ordinal, Offset, MatrixScalar>;
   using Matrix = typename APlan::Matrix;
 
-  // A^T's structure where it mirrors A; else the tiles where Auto takes them; else A^T's own rows
-  // and their plan (build_rows), except where determinism is off: there the scatter serves until
-  // the values are declared constant. The mirror comes first: on the 27-point stencil of 405,224
-  // rows in single precision the tiles (0.221 runs an entry at 4096 a tile) took 129 us a call
-  // against the mirror's 58.8, and values declared constant 130 us against the copy's 24.1 (H100,
-  // DR-38). Waits for the stream.
+  // A^T's structure where it mirrors A (not looked for where the tiles were asked for by name);
+  // else the tiles where transpose_tiles_trial tries them and their runs stay within its limit;
+  // else A^T's own rows and their plan (build_rows), except where determinism is off: there the
+  // scatter serves until the values are declared constant. The mirror comes before Auto's tiles:
+  // on the 27-point stencil of 405,224 rows in single precision the tiles (0.221 runs an entry at
+  // 4096 a tile) took 129 us a call against the mirror's 58.8, and values declared constant 130 us
+  // against the copy's 24.1 (H100, DR-38). Waits for the stream.
   TransposedOperator(const APlan& a_plan, const PlanRequest& a_request, cudaStream_t stream)
       : row_map_(a_plan.matrix().row_map), num_entries_(a_plan.num_entries()), request_(a_request) {
     const Matrix& A = a_plan.matrix();
-    structure_ = mirrored_structure(A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan),
-                                    a_plan.num_entries(), stream);
-    if (structure_.mirrors_a()) return;
-    if (a_request.algorithm == Algorithm::Auto && a_plan.num_entries() > 0 &&
-        a_plan.num_rows() <= std::numeric_limits<int>::max()) {
+    if (looks_for_mirror(a_request)) {
+      structure_ = mirrored_structure(A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan),
+                                      a_plan.num_entries(), stream);
+      if (structure_.mirrors_a()) return;
+    }
+    const TransposeTilesTrial trial = transpose_tiles_trial(a_plan.inputs());
+    tiles_not_tried_ = trial.not_tried;
+    if (trial.tried) {
       TransposeTiles<Ordinal, Offset> tiles = build_transpose_tiles(
           A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan), a_plan.num_entries(),
-          transpose_tile_entries<device_t<Scalar>>(), kTransposeTilesMostRunsPerEntry, stream);
+          transpose_tile_entries<device_t<Scalar>>(), trial.most_runs_per_entry, stream);
       tried_runs_per_entry_ = tiles.runs_per_entry(a_plan.num_entries());
       runs_sampled_ = tiles.runs_sampled;
       if (tiles.order.size() > 0) {
@@ -189,7 +193,8 @@ class TransposedOperator {
             ? " (transpose tiles declined: " + std::string(runs_sampled_ ? "about " : "") +
                   runs_text(tried_runs_per_entry_) + " column runs an entry" +
                   (runs_sampled_ ? " in a sample of tiles)" : ")")
-            : "";
+        : !tiles_not_tried_.empty() ? " (transpose tiles not tried: " + tiles_not_tried_ + ")"
+                                    : "";
     const std::string rows =
         own_plan_ ? "A^T built, " + own_plan_->describe()
         : structure_.mirrors_a()
@@ -213,6 +218,7 @@ class TransposedOperator {
   std::int64_t num_entries_ = 0;
   PlanRequest request_;
   double tried_runs_per_entry_ = 0;                         // 0: the tiles were not tried
+  std::string tiles_not_tried_;                             // why not, where that needs saying
   bool runs_sampled_ = false;                               // tried on a sample of tiles only
   std::unique_ptr<TransposeTiles<Ordinal, Offset>> tiles_;  // null unless Auto chose them
   DeviceBuffer<device_t<Scalar>> partials_;

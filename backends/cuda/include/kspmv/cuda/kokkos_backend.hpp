@@ -109,6 +109,7 @@ struct KokkosBackend {
       kokkoskernels_.set_structure_check(check);
     }
     void set_deterministic(bool deterministic) { options_.deterministic = deterministic; }
+    void set_transposed_form(TransposedForm form) { options_.transposed_form = form; }
 
    private:
     friend struct KokkosBackend;

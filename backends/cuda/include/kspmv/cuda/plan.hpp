@@ -22,6 +22,7 @@
 #include "kspmv/cuda/operands.hpp"
 #include "kspmv/mode.hpp"
 #include "kspmv/precision.hpp"
+#include "kspmv/transposed_form.hpp"
 
 namespace kspmv::cuda {
 
@@ -57,6 +58,9 @@ struct PlanOptions {
   // gathers miss the cache (random columns, power-law rows), but the order of each y entry's
   // additions, and so its last bits, vary from run to run.
   bool deterministic = true;
+  // How transposed calls multiply where A's pattern is not symmetric: the transpose tiles, A^T's
+  // rows, or Auto's choice between them (kspmv/transposed_form.hpp).
+  TransposedForm transposed_form = TransposedForm::Auto;
 };
 
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar = Scalar>

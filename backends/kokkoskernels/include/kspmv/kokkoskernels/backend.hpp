@@ -17,6 +17,7 @@
 #include "kspmv/kokkoskernels/compat.hpp"
 #include "kspmv/kokkoskernels/conjugate_mode.hpp"
 #include "kspmv/mode.hpp"
+#include "kspmv/transposed_form.hpp"
 
 namespace kspmv::kokkoskernels {
 
@@ -78,6 +79,7 @@ struct Backend {
     void set_structure_check(bool check) { check_structure_ = check; }
     // Whatever KokkosSparse::spmv guarantees; kspmv adds no kernel of its own here.
     void set_deterministic(bool) {}
+    void set_transposed_form(TransposedForm) {}  // KokkosSparse::spmv transposes its own way
 
    private:
     friend struct Backend;
