@@ -51,13 +51,17 @@ const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_cons
 // y is not reproducible: equivalence.py leaves "_atomic" records out.
 const std::string kAtomicAlgorithm = to_string(Algorithm::Auto) + "_atomic";
 // Transposed operations: Auto with each transposed form forced, so that the records show what the
-// tiles and A^T's rows cost beside Auto's choice between them.
+// tiles and A^T's rows cost beside Auto's choice between them; A^T's rows with the values declared
+// constant too (a transposed copy), which the tiles do not use.
 struct ForcedTransposedForm {
   const char* label;
   TransposedForm form;
+  bool values_constant;
 };
-constexpr ForcedTransposedForm kForcedTransposedForms[] = {{"_tiles", TransposedForm::Tiles},
-                                                           {"_rows", TransposedForm::Rows}};
+constexpr ForcedTransposedForm kForcedTransposedForms[] = {
+    {"_tiles", TransposedForm::Tiles, false},
+    {"_rows", TransposedForm::Rows, false},
+    {"_rows_constant_values", TransposedForm::Rows, true}};
 
 // Auto with the structure check off (y = A x, one vector, a handle): its setup_seconds beside
 // Auto's is what the check costs a plan (docs/design.md, section 2).
@@ -214,8 +218,9 @@ std::unique_ptr<Workload<Scalar>> make_workload(cudaStream_t stream, const Csr<S
     for (const ForcedTransposedForm& forced : kForcedTransposedForms) {
       cuda::PlanOptions options;
       options.transposed_form = forced.form;
-      plan_record(add_plan(Algorithm::Auto, options), state->A.matrix(),
-                  to_string(Algorithm::Auto) + forced.label);
+      auto* forced_plan = add_plan(Algorithm::Auto, options);
+      forced_plan->set_values_constant(forced.values_constant);
+      plan_record(forced_plan, state->A.matrix(), to_string(Algorithm::Auto) + forced.label);
     }
   }
   if (has_graph_record(operation)) {
