@@ -11,10 +11,11 @@
 namespace kspmv {
 
 enum class TransposedForm {
-  // A's plan where A's pattern is symmetric. Else, for Algorithm::Auto past the latency bound, the
-  // tiles where a tile's entries fall in few column runs (at most one run in four entries); else
-  // A^T's rows (or the atomic adds). Below the latency bound the tiles' second launch costs more
-  // than their reads save.
+  // A's plan where A's pattern is symmetric. Else, for Algorithm::Auto past the latency bound and
+  // where A^T has fewer rows than the GPU has warp slots, the tiles where a tile's entries fall in
+  // few column runs (at most one run in four entries); else A^T's rows (or the atomic adds). Below
+  // the latency bound the tiles' second launch costs more than their reads save; where A^T's rows
+  // fill the GPU, reading them costs less than the tiles.
   Auto,
   // The tiles whenever A has entries and fewer than 2^31 rows, symmetric or not, whatever the
   // algorithm.

@@ -3,9 +3,9 @@
 // small matrices reach the edge cases: tall and skinny matrices, bands with empty rows and a row
 // that spans several tiles, a symmetric band, columns no entry uses, a matrix of one partial tile;
 // modes T and H, one vector and three in either layout, beta zero (y poisoned) and not; 100 calls
-// bitwise identical. Auto's choice: the tiles not tried below the latency bound, declined where
-// columns are random (by a sample of tiles on large matrices), taken on a tall and skinny matrix
-// past the bound, with a plan or without.
+// bitwise identical. Auto's choice: the tiles not tried below the latency bound or where A^T's
+// rows fill the GPU, declined where columns are random (by a sample of tiles on large matrices),
+// taken on a tall and skinny matrix past the bound, with a plan or without.
 
 #include <gtest/gtest.h>
 
@@ -251,12 +251,13 @@ TEST_F(CudaTransposeTiles, AutoLeavesThemBelowTheLatencyBound) {
       << plan.describe();
 }
 
-// Past the latency bound Auto tries them, and past 256 tiles a sample of 64 tiles decides first:
-// it declines random columns without the whole sort, and passes a tall and skinny matrix on to it,
-// which keeps them.
+// Past the latency bound Auto tries them where A^T has fewer rows than the GPU has warp slots (at
+// least 6,912 on sm_80 and sm_90 parts), and past 256 tiles a sample of 64 tiles decides first: it
+// declines random columns among 4096 without the whole sort, and passes a tall and skinny matrix on
+// to it, which keeps them. Random columns among 160,000 are not tried: A^T's rows fill the GPU.
 TEST_F(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
   const auto random = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
-      160000, 160000, kspmv::testing::RowShape{4, 12}, rng);
+      160000, 4096, kspmv::testing::RowShape{4, 12}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> declined(random);
   Plan<double, std::int32_t, std::int32_t> sampled(declined.matrix(), Algorithm::Auto,
                                                    stream().get());
@@ -265,6 +266,18 @@ TEST_F(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
             "");
   EXPECT_NE(sampled.describe().find("in a sample of tiles"), std::string::npos)
       << sampled.describe();
+
+  const auto wide = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
+      160000, 160000, kspmv::testing::RowShape{4, 12}, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> rows(wide);
+  Plan<double, std::int32_t, std::int32_t> not_tried(rows.matrix(), Algorithm::Auto,
+                                                     stream().get());
+  EXPECT_EQ(check_apply(not_tried, rows, wide, Mode::Transpose, 1.0, 0.0, 1, kContiguous,
+                        kContiguous, rng),
+            "");
+  EXPECT_NE(not_tried.describe().find("transpose tiles not tried: A^T's 160000 rows fill"),
+            std::string::npos)
+      << not_tried.describe();
 
   const auto tall = skinny(80000, 128, 16, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> kept(tall);

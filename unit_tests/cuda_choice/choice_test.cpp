@@ -355,11 +355,15 @@ PlanRequest transposed(TransposedForm form, Algorithm algorithm = Algorithm::Aut
 }
 
 // Auto tries the tiles, up to a quarter run an entry, only for Algorithm::Auto past the latency
-// bound; Tiles takes them whatever their runs on any matrix a tile's 32-bit rows hold; Rows never.
+// bound where A^T's rows (A's columns) are fewer than the GPU's warp slots (132 x 64 on the H100);
+// Tiles takes them whatever their runs on any matrix a tile's 32-bit rows hold; Rows never.
 TEST(CudaChoice, TransposeTilesTriedPastTheLatencyBoundOrWhenAskedFor) {
   MatrixFacts at = square(kLatencyBound / 16, 16, 16, kFarReach);
+  at.cols = 132 * 64 - 1;
   MatrixFacts below = at;
   below.entries = kLatencyBound - 1;
+  MatrixFacts wide = at;
+  wide.cols = 132 * 64;
   const auto trial = [](const MatrixFacts& matrix, PlanRequest request) {
     return transpose_tiles_trial(inputs(matrix, h100(), request));
   };
@@ -372,6 +376,11 @@ TEST(CudaChoice, TransposeTilesTriedPastTheLatencyBoundOrWhenAskedFor) {
   const TransposeTilesTrial auto_below = trial(below, transposed(TransposedForm::Auto));
   EXPECT_FALSE(auto_below.tried);
   EXPECT_EQ(auto_below.not_tried, "latency-bound: fewer than 1048576 entries");
+
+  const TransposeTilesTrial auto_wide = trial(wide, transposed(TransposedForm::Auto));
+  EXPECT_FALSE(auto_wide.tried);
+  EXPECT_EQ(auto_wide.not_tried, "A^T's 8448 rows fill the GPU's 8448 warp slots");
+  EXPECT_TRUE(trial(wide, transposed(TransposedForm::Tiles)).tried);
 
   const TransposeTilesTrial explicit_at =
       trial(at, transposed(TransposedForm::Auto, Algorithm::Vector));

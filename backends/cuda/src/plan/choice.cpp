@@ -276,6 +276,10 @@ int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool 
 // Below the latency bound a call waits on its launches and its chains of loads, not on bytes: the
 // tiles' two launches took 10.3 us a call in mode T on 200 rows of 100 uniform columns (20,000
 // entries, 0.05 runs an entry; fp32, H100), where A^T's rows took 4.86 in one (DR-38, DR-39).
+// Past it the tiles pay only where A^T has too few rows to give every warp slot of the GPU one:
+// on 2M rows of 256 columns (A^T: 256 rows) they took 201 us against A^T's rows' 2,785 (fp32,
+// H200); on non-symmetric bands of 200,000 and 2M rows (0.05-0.09 runs an entry) 1.2x-1.8x the
+// time of A^T's rows, and on TSOPF_RS_b39_c30 (60,098 columns) 1.5x-2.1x (DR-39).
 TransposeTilesTrial transpose_tiles_trial(const PlanInputs& inputs) {
   const TransposedForm asked = inputs.request.transposed_form;
   TransposeTilesTrial trial;
@@ -296,6 +300,13 @@ TransposeTilesTrial transpose_tiles_trial(const PlanInputs& inputs) {
   if (inputs.latency_bound()) {
     trial.not_tried = "latency-bound: fewer than " +
                       std::to_string(inputs.device.policy.latency_bound_entries) + " entries";
+    return trial;
+  }
+  const std::int64_t warp_slots = std::int64_t{inputs.device.multiprocessors} *
+                                  inputs.device.policy.vector_resident_warps_per_sm;
+  if (inputs.matrix.cols >= warp_slots) {
+    trial.not_tried = "A^T's " + std::to_string(inputs.matrix.cols) + " rows fill the GPU's " +
+                      std::to_string(warp_slots) + " warp slots";
     return trial;
   }
   trial.tried = true;
