@@ -190,7 +190,28 @@ TYPED_TEST(CudaTransposeTilesTest, CallsWithoutAPlanTakeTheTiles) {
   }
 }
 
-class CudaTransposeTiles : public SeededGpuTest {};
+class CudaTransposeTiles : public SeededGpuTest {
+ protected:
+  using Csr = HostCsr<double, std::int32_t, std::int32_t>;
+
+  // One call in mode T through a fresh plan (Auto unless `options` say otherwise), checked against
+  // the reference; the plan's description after it.
+  std::string described_after_transposed_call(const Csr& host, double beta,
+                                              PlanOptions options = {}) {
+    const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+    Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get(),
+                                                  options);
+    EXPECT_EQ(
+        check_apply(plan, A, host, Mode::Transpose, 1.0, beta, 1, kContiguous, kContiguous, rng),
+        "");
+    return plan.describe();
+  }
+
+  Csr random_columns(std::int64_t rows, std::int64_t cols) {
+    return kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
+        rows, cols, kspmv::testing::RowShape{4, 12}, rng);
+  }
+};
 
 TEST_F(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
   const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
@@ -226,29 +247,16 @@ TEST_F(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
 // Below the latency bound Auto builds A^T's rows, however few column runs a tile would hold: a
 // tall and skinny matrix of 320,000 entries, and random columns. Rows asked for by name: never.
 TEST_F(CudaTransposeTiles, AutoLeavesThemBelowTheLatencyBound) {
-  const auto tall = skinny(20000, 64, 16, rng);
-  const auto random = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
-      40000, 40000, kspmv::testing::RowShape{4, 12}, rng);
-  for (const auto* host : {&tall, &random}) {
-    const DeviceCsr<double, std::int32_t, std::int32_t> A(*host);
-    Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get());
-    EXPECT_EQ(
-        check_apply(plan, A, *host, Mode::Transpose, 1.0, 0.0, 1, kContiguous, kContiguous, rng),
-        "");
-    EXPECT_NE(plan.describe().find("A^T built"), std::string::npos) << plan.describe();
-    EXPECT_NE(plan.describe().find("transpose tiles not tried: latency-bound"), std::string::npos)
-        << plan.describe();
+  for (const Csr& host : {skinny(20000, 64, 16, rng), random_columns(40000, 40000)}) {
+    const std::string plan = described_after_transposed_call(host, 0.0);
+    EXPECT_NE(plan.find("A^T built"), std::string::npos) << plan;
+    EXPECT_NE(plan.find("transpose tiles not tried: latency-bound"), std::string::npos) << plan;
   }
-  const auto large = skinny(80000, 64, 16, rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> A(large);
   PlanOptions rows;
   rows.transposed_form = TransposedForm::Rows;
-  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get(), rows);
-  EXPECT_EQ(
-      check_apply(plan, A, large, Mode::Transpose, 1.0, 0.5, 1, kContiguous, kContiguous, rng), "");
-  EXPECT_NE(plan.describe().find("transpose tiles not tried: A^T's rows asked for"),
-            std::string::npos)
-      << plan.describe();
+  const std::string plan = described_after_transposed_call(skinny(80000, 64, 16, rng), 0.5, rows);
+  EXPECT_NE(plan.find("transpose tiles not tried: A^T's rows asked for"), std::string::npos)
+      << plan;
 }
 
 // Past the latency bound Auto tries them where A^T has fewer rows than the GPU has warp slots (at
@@ -256,36 +264,15 @@ TEST_F(CudaTransposeTiles, AutoLeavesThemBelowTheLatencyBound) {
 // declines random columns among 4096 without the whole sort, and passes a tall and skinny matrix on
 // to it, which keeps them. Random columns among 160,000 are not tried: A^T's rows fill the GPU.
 TEST_F(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
-  const auto random = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
-      160000, 4096, kspmv::testing::RowShape{4, 12}, rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> declined(random);
-  Plan<double, std::int32_t, std::int32_t> sampled(declined.matrix(), Algorithm::Auto,
-                                                   stream().get());
-  EXPECT_EQ(check_apply(sampled, declined, random, Mode::Transpose, 1.0, 0.0, 1, kContiguous,
-                        kContiguous, rng),
-            "");
-  EXPECT_NE(sampled.describe().find("in a sample of tiles"), std::string::npos)
-      << sampled.describe();
+  const std::string sampled = described_after_transposed_call(random_columns(160000, 4096), 0.0);
+  EXPECT_NE(sampled.find("in a sample of tiles"), std::string::npos) << sampled;
 
-  const auto wide = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
-      160000, 160000, kspmv::testing::RowShape{4, 12}, rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> rows(wide);
-  Plan<double, std::int32_t, std::int32_t> not_tried(rows.matrix(), Algorithm::Auto,
-                                                     stream().get());
-  EXPECT_EQ(check_apply(not_tried, rows, wide, Mode::Transpose, 1.0, 0.0, 1, kContiguous,
-                        kContiguous, rng),
-            "");
-  EXPECT_NE(not_tried.describe().find("transpose tiles not tried: A^T's 160000 rows fill"),
-            std::string::npos)
-      << not_tried.describe();
+  const std::string wide = described_after_transposed_call(random_columns(160000, 160000), 0.0);
+  EXPECT_NE(wide.find("transpose tiles not tried: A^T's 160000 rows fill"), std::string::npos)
+      << wide;
 
-  const auto tall = skinny(80000, 128, 16, rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> kept(tall);
-  Plan<double, std::int32_t, std::int32_t> tiles(kept.matrix(), Algorithm::Auto, stream().get());
-  EXPECT_EQ(
-      check_apply(tiles, kept, tall, Mode::Transpose, 1.0, 0.5, 1, kContiguous, kContiguous, rng),
-      "");
-  EXPECT_NE(tiles.describe().find("transpose tiles of"), std::string::npos) << tiles.describe();
+  const std::string tall = described_after_transposed_call(skinny(80000, 128, 16, rng), 0.5);
+  EXPECT_NE(tall.find("transpose tiles of"), std::string::npos) << tall;
 }
 
 }  // namespace
