@@ -3,8 +3,10 @@
 // API, where A^T's pattern is not A's. The transpose tiles read A's entries in A's own order, a
 // tile of consecutive entries at a time, and sum each column's run of products within a tile
 // (backends/cuda/src/formats/transpose_tiles.hpp): two launches a call, no A^T. A^T's rows are
-// A^T's own structure, sorted once, with the plan of its rows (one launch a call). The choice
-// never changes a result beyond the order of additions; both are deterministic. Kokkos-free.
+// A^T's own structure, sorted once, with the plan of its rows (one launch a call); with
+// determinism off, atomic adds in A's order serve instead until the values are declared constant.
+// The tiles and A^T's rows give the same bits on every run, though not the same bits as each other
+// (they add in other orders). Kokkos-free.
 
 #include <string>
 

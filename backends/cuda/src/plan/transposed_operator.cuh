@@ -220,7 +220,7 @@ class TransposedOperator {
   double tried_runs_per_entry_ = 0;                         // 0: the tiles were not tried
   std::string tiles_not_tried_;                             // why not, where that needs saying
   bool runs_sampled_ = false;                               // tried on a sample of tiles only
-  std::unique_ptr<TransposeTiles<Ordinal, Offset>> tiles_;  // null unless Auto chose them
+  std::unique_ptr<TransposeTiles<Ordinal, Offset>> tiles_;  // null unless the plan took them
   DeviceBuffer<device_t<Scalar>> partials_;
   TransposedStructure<Ordinal, Offset> structure_;
   std::unique_ptr<APlan> own_plan_;  // null where A^T mirrors A or its rows are not built
