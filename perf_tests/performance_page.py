@@ -22,10 +22,11 @@ import argparse
 import collections
 import csv
 import json
-import math
 import os
 import re
 import sys
+
+from perf_json import geometric_mean
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPOSITORY = os.path.dirname(HERE)
@@ -56,10 +57,6 @@ def read_records(path):
             table[(row["precision"], row["operation"])][row["matrix"]][implementation] = float(
                 row["seconds_per_call"])
     return table
-
-
-def geometric_mean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
 def speedups(by_matrix, implementation):
