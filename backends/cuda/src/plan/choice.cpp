@@ -29,6 +29,12 @@ bool columns_local(const PlanInputs& inputs) {
                                             inputs.device.policy.vector_local_x_window_bytes;
 }
 
+// The warps the GPU holds at once as Vector's launches see them.
+std::int64_t warp_slots(const PlanInputs& inputs) {
+  return std::int64_t{inputs.device.multiprocessors} *
+         inputs.device.policy.vector_resident_warps_per_sm;
+}
+
 // Irregular rows that still keep Vector's warps busy: its load slots mostly filled, and no row
 // whose walk by one group outlasts the call (the GPU's warp slots share the warps' steps).
 bool irregular_rows_fill_vector(const PlanInputs& inputs) {
@@ -36,10 +42,8 @@ bool irregular_rows_fill_vector(const PlanInputs& inputs) {
   const LaunchPolicy& policy = inputs.device.policy;
   const std::int64_t step_entries = batched_vector_step_entries(matrix.mean_row_length());
   const std::int64_t longest_row_steps = (matrix.longest_row + step_entries - 1) / step_entries;
-  const std::int64_t warp_slots =
-      std::int64_t{inputs.device.multiprocessors} * policy.vector_resident_warps_per_sm;
   return matrix.vector_step_fill() >= policy.vector_irregular_min_step_fill &&
-         longest_row_steps * warp_slots <= matrix.vector_warp_steps;
+         longest_row_steps * warp_slots(inputs) <= matrix.vector_warp_steps;
 }
 
 // The forms a plan running `algorithm` tries, in order, or none and why. Only kernels that know an
@@ -302,11 +306,10 @@ TransposeTilesTrial transpose_tiles_trial(const PlanInputs& inputs) {
                       std::to_string(inputs.device.policy.latency_bound_entries) + " entries";
     return trial;
   }
-  const std::int64_t warp_slots = std::int64_t{inputs.device.multiprocessors} *
-                                  inputs.device.policy.vector_resident_warps_per_sm;
-  if (inputs.matrix.cols >= warp_slots) {
+  const std::int64_t slots = warp_slots(inputs);
+  if (inputs.matrix.cols >= slots) {
     trial.not_tried = "A^T's " + std::to_string(inputs.matrix.cols) + " rows fill the GPU's " +
-                      std::to_string(warp_slots) + " warp slots";
+                      std::to_string(slots) + " warp slots";
     return trial;
   }
   trial.tried = true;
