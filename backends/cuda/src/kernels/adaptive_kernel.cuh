@@ -90,6 +90,21 @@ __device__ inline T block_sum(T value, T* s_scratch) {
   return total;
 }
 
+// log2 of the lanes each of `rows` rows is summed by: the most, up to a warp, that give every row
+// of the block a group of its own. A power of two, so that a thread's lane and row are a mask and
+// a shift: as divisions by a lanes the compiler cannot see is a power of two they cost about 40
+// instructions a warp, and 21 more on every pass (sm_90 SASS, docs/journal.md).
+template <int BlockThreads>
+__device__ inline int row_lanes_log2(int rows) {
+  static_assert(BlockThreads >= 32 && (BlockThreads & (BlockThreads - 1)) == 0,
+                "row_lanes_log2: a block is a power of two of warps");
+  int log2_threads = 0;
+  while ((1 << log2_threads) < BlockThreads) ++log2_threads;  // folded: BlockThreads is constant
+  // rows > 2^(c-1) rows need lanes <= BlockThreads / 2^c, c = ceil(log2(rows)) = 32 - clz(rows -
+  // 1).
+  return min(5, max(0, log2_threads - (32 - __clz(max(rows, 1) - 1))));
+}
+
 // This thread's share of the products of entries [begin, end), strided over the block.
 template <int BlockThreads, class Args>
 __device__ inline typename Args::value_type strided_sum(const Args& args, std::int64_t begin,
@@ -121,12 +136,12 @@ __device__ inline void stream_rows(const Args& args, std::int64_t first_row, std
   stage_rows<kBlockThreads, Shape::kLoadBatch, 0>(
       args, first_row, 0, begin, static_cast<int>(end - begin), nullptr, s_products);
   __syncthreads();
-  int lanes = 32;
-  while (lanes > 1 && lanes * rows > kBlockThreads) lanes /= 2;
+  const int lanes_log2 = row_lanes_log2<kBlockThreads>(rows);
+  const int lanes = 1 << lanes_log2;
   const int long_row = max(Shape::kWarpRowLength, 8 * lanes);
-  const int lane = static_cast<int>(threadIdx.x) % lanes;
-  for (int base = 0; base < rows; base += kBlockThreads / lanes) {
-    const int row = base + static_cast<int>(threadIdx.x) / lanes;
+  const int lane = static_cast<int>(threadIdx.x) & (lanes - 1);
+  for (int base = 0; base < rows; base += kBlockThreads >> lanes_log2) {
+    const int row = base + (static_cast<int>(threadIdx.x) >> lanes_log2);
     T sum{};
     const bool mine = row < rows && s_row_begins[row + 1] - s_row_begins[row] <= long_row;
     if (mine) {

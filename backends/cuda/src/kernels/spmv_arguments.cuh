@@ -87,7 +87,7 @@ struct SpmvArguments {
     } else {
       bits = __float_as_uint(value);
     }
-    return column + static_cast<Ordinal>(bits & zero_bits);
+    return column | static_cast<Ordinal>(bits & zero_bits);  // one LOP3 with the mask
   }
   __device__ T value(std::int64_t entry) const {
     if constexpr (GatheredValues) {
