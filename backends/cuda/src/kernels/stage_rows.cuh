@@ -5,6 +5,7 @@
 // a bandwidth-bound kernel lives on, and a plain strided loop would wait for each load in turn.
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/spmv_arguments.cuh"
 
@@ -38,10 +39,21 @@ __device__ inline void stage_rows(const Args& args, std::int64_t first_row, int 
       const int r = row_base + static_cast<int>(threadIdx.x) + i * BlockThreads;
       if (r < offsets) row_offsets[i] = args.row_begin(first_row + r);
     }
+    // x's rows one apart (every rank-1 call on a contiguous x) decided once a round, uniformly.
+    const auto stage_products = [&](auto contiguous_x) {
 #pragma unroll
-    for (int i = 0; i < Batch; ++i) {
-      const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
-      if (k < count) s_products[k] = args.times_x(values[i], columns[i]);
+      for (int i = 0; i < Batch; ++i) {
+        const int k = base + static_cast<int>(threadIdx.x) + i * BlockThreads;
+        if (k < count) {
+          s_products[k] =
+              args.template times_x<decltype(contiguous_x)::value>(values[i], columns[i]);
+        }
+      }
+    };
+    if (args.x_stride == 1) {
+      stage_products(std::true_type{});
+    } else {
+      stage_products(std::false_type{});
     }
 #pragma unroll
     for (int i = 0; i < RowBatch; ++i) {
