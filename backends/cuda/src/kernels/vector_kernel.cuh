@@ -14,21 +14,32 @@
 
 namespace kspmv::cuda::detail {
 
+// Entry indices as wide as the offsets need: 32-bit offsets give 32-bit bounds and addresses.
+// Unsigned, so that a stride past the row's end near 2^31 entries cannot overflow. On sm_90 the
+// 64-bit forms cost 4 instructions an entry, and made ptxas peel the loop's first trip, so that a
+// warp whose rows take one and two trips issued both copies (docs/journal.md, 2026-11-27).
+template <class Args>
+using VectorEntryIndex =
+    std::conditional_t<sizeof(typename Args::offset_type) <= 4, std::uint32_t, std::int64_t>;
+
 // This lane's share of row `row`'s products, its columns read from the plan's compressed copy
-// (from `compressed_base`: SpmvArguments::row_columns) or from A's own array.
-template <bool Compressed, int Lanes, class Args>
+// (from `compressed_base`: SpmvArguments::row_columns) or from A's own array. ContiguousX: the
+// caller checked x_stride == 1.
+template <bool Compressed, bool ContiguousX, int Lanes, class Args>
 __device__ inline typename Args::value_type vector_row_share(const Args& args, std::int64_t row,
                                                              std::int64_t begin, std::int64_t end,
                                                              int lane,
                                                              std::int64_t compressed_base = 0) {
+  using Index = VectorEntryIndex<Args>;
+  const auto row_end = static_cast<Index>(end);
   typename Args::value_type sum{};
-  for (std::int64_t base = begin + lane; base < end; base += Lanes * kVectorBatch) {
+  for (auto base = static_cast<Index>(begin + lane); base < row_end; base += Lanes * kVectorBatch) {
     typename Args::ordinal_type columns[kVectorBatch];
     typename Args::value_type values[kVectorBatch];
 #pragma unroll
     for (int i = 0; i < kVectorBatch; ++i) {
-      const std::int64_t entry = base + i * Lanes;
-      if (entry < end) {
+      const Index entry = base + i * Lanes;
+      if (entry < row_end) {
         if constexpr (Compressed) {
           columns[i] = args.compressed_column(entry, row, compressed_base);
         } else {
@@ -42,7 +53,9 @@ __device__ inline typename Args::value_type vector_row_share(const Args& args, s
     }
 #pragma unroll
     for (int i = 0; i < kVectorBatch; ++i) {
-      if (base + i * Lanes < end) sum += args.times_x(values[i], columns[i]);
+      if (base + i * Lanes < row_end) {
+        sum += args.template times_x<ContiguousX>(values[i], columns[i]);
+      }
     }
   }
   return sum;
@@ -61,16 +74,19 @@ __device__ inline void vector_spmv(const Args& args) {
     if (lane == 0) args.prefetch_y(row);
     const std::int64_t begin = args.row_begin(row);
     const std::int64_t end = args.row_begin(row + 1);
-    if constexpr (Args::column_form != ColumnForm::Own) {
-      const auto columns = args.row_columns(row, begin);
-      if (columns.compressed) {
-        sum = vector_row_share<true, Lanes>(args, row, begin, end, lane, columns.base);
-      } else {
-        sum = vector_row_share<false, Lanes>(args, row, begin, end, lane);
+    const auto share = [&](auto contiguous_x) {
+      constexpr bool kContiguousX = decltype(contiguous_x)::value;
+      if constexpr (Args::column_form != ColumnForm::Own) {
+        const auto columns = args.row_columns(row, begin);
+        if (columns.compressed) {
+          return vector_row_share<true, kContiguousX, Lanes>(args, row, begin, end, lane,
+                                                             columns.base);
+        }
       }
-    } else {
-      sum = vector_row_share<false, Lanes>(args, row, begin, end, lane);
-    }
+      return vector_row_share<false, kContiguousX, Lanes>(args, row, begin, end, lane);
+    };
+    // x_stride is the same for the whole launch: a uniform branch.
+    sum = args.x_stride == 1 ? share(std::true_type{}) : share(std::false_type{});
   }
   sum = group_sum(sum, Lanes);
   if (lane == 0 && row < args.num_rows) args.store(row, sum);
