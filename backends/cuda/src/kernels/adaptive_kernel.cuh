@@ -93,7 +93,7 @@ __device__ inline T block_sum(T value, T* s_scratch) {
 // log2 of the lanes each of `rows` rows is summed by: the most, up to a warp, that give every row
 // of the block a group of its own. A power of two, so that a thread's lane and row are a mask and
 // a shift: as divisions by a lanes the compiler cannot see is a power of two they cost about 40
-// instructions a warp, and 21 more on every pass (sm_90 SASS, docs/journal.md).
+// instructions a warp, and 21 more on every pass (sm_90 SASS, DR-40).
 template <int BlockThreads>
 __device__ inline int row_lanes_log2(int rows) {
   static_assert(BlockThreads >= 32 && (BlockThreads & (BlockThreads - 1)) == 0,

@@ -17,7 +17,7 @@ namespace kspmv::cuda::detail {
 // Entry indices as wide as the offsets need: 32-bit offsets give 32-bit bounds and addresses.
 // Unsigned, so that a stride past the row's end near 2^31 entries cannot overflow. On sm_90 the
 // 64-bit forms cost 4 instructions an entry, and made ptxas peel the loop's first trip, so that a
-// warp whose rows take one and two trips issued both copies (docs/journal.md, 2026-11-27).
+// warp whose rows take one and two trips issued both copies (DR-40).
 template <class Args>
 using VectorEntryIndex =
     std::conditional_t<sizeof(typename Args::offset_type) <= 4, std::uint32_t, std::int64_t>;
