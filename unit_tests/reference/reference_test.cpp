@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <complex>
 #include <limits>
 #include <vector>
@@ -64,6 +65,21 @@ TEST(Reference, CompareRejectsWrongAndNaNResults) {
   EXPECT_NE(compare(r, Block<double>{2, 1, {3, 3.0001}}), "");
   EXPECT_NE(compare(r, Block<double>{2, 1, {std::numeric_limits<double>::quiet_NaN(), 3}}), "");
   EXPECT_NE(compare(r, Block<double>{1, 1, {3}}), "");
+}
+
+// The error bounds' modulus of a complex term, taken without hypot, stays std::abs's at the ends of
+// double's range: a product of three of the largest doubles, and of three of the smallest.
+TEST(Reference, ComplexModulusHoldsAtTheEndsOfTheRange) {
+  using W = std::complex<long double>;
+  const long double largest = std::numeric_limits<double>::max();
+  const long double smallest = std::numeric_limits<double>::denorm_min();
+  for (const long double scale :
+       {largest * largest * largest, smallest * smallest * smallest, 1.0L}) {
+    const W term{3 * scale, -4 * scale};
+    EXPECT_NEAR(static_cast<double>(modulus(term) / (5 * scale)), 1.0, 1e-15)
+        << "scale " << static_cast<double>(std::log10(scale));
+  }
+  EXPECT_EQ(modulus(-2.5L), 2.5L);
 }
 
 }  // namespace
