@@ -100,8 +100,8 @@ __device__ inline int row_lanes_log2(int rows) {
                 "row_lanes_log2: a block is a power of two of warps");
   int log2_threads = 0;
   while ((1 << log2_threads) < BlockThreads) ++log2_threads;  // folded: BlockThreads is constant
-  // rows > 2^(c-1) rows need lanes <= BlockThreads / 2^c, c = ceil(log2(rows)) = 32 - clz(rows -
-  // 1).
+  // More than 2^(c-1) rows need lanes <= BlockThreads / 2^c, c = ceil(log2(rows)), which is
+  // 32 - clz(rows - 1).
   return min(5, max(0, log2_threads - (32 - __clz(max(rows, 1) - 1))));
 }
 
