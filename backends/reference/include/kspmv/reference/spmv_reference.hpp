@@ -51,7 +51,7 @@ T conj_if(T v, bool conjugate) {
 }
 
 // |v| of a wide term, for the error bounds. A complex term's modulus is sqrt(re^2 + im^2) rather
-// than std::abs (hypotl, which made the oracle about 4x slower a term) where long double's exponent
+// than std::abs (hypotl, which made the oracle about 5x slower a term) where long double's exponent
 // range is at least six times double's: there the square of a product of three finite doubles can
 // neither overflow nor underflow.
 template <class W>
