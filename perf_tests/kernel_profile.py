@@ -148,8 +148,7 @@ def list_records(command, regex, passthrough):
 
 
 def profile_record(ncu, command, key, passthrough, output_dir):
-    """(the record of run.json, its kernels' rows, the run's commit) of one record under Nsight
-    Compute."""
+    """(its kernels' rows, the run's commit) of one record under Nsight Compute."""
     os.makedirs(output_dir, exist_ok=True)
     metrics = ",".join(METRICS)
     full = [*ncu, "--csv", "--print-units", "base", "--metrics", metrics, *command,
@@ -164,7 +163,7 @@ def profile_record(ncu, command, key, passthrough, output_dir):
     records = [r for r in run["records"] if r["key"] == key]
     if not records:
         raise RuntimeError(f"{key}: no record in the driver's run.json")
-    return records[0], summarize(parse_ncu_csv(finished.stdout), records[0]), run["git_commit"]
+    return summarize(parse_ncu_csv(finished.stdout), records[0]), run["git_commit"]
 
 
 def format_value(value, digits=1):
@@ -224,8 +223,8 @@ def main(argv=None):
         for d, command in enumerate(commands):
             for r, name in enumerate(names):
                 output_dir = os.path.join(work, f"driver{d}", f"record{r}")
-                _, record_rows, commit = profile_record(ncu, command, name, args.passthrough,
-                                                        output_dir)
+                record_rows, commit = profile_record(ncu, command, name, args.passthrough,
+                                                     output_dir)
                 label = args.driver[d] if os.path.isdir(args.driver[d]) else f"driver {d + 1}"
                 for row in record_rows:
                     row.update(driver=os.path.basename(os.path.normpath(label)), commit=commit)
