@@ -74,6 +74,9 @@ def main(argv):
                       else ("nsecond", f"{ns:,.0f}"),
                       "smsp__inst_executed.sum": ("inst", f"{instructions:,}"),
                       "dram__bytes_read.sum": ("byte", f"{dram:,.0f}"),
+                      "dram__bytes_write.sum": ("byte", f"{dram / 4:,.0f}"),
+                      "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio":
+                          ("ratio", f"{occupancy / 10:.2f}"),
                       "sm__warps_active.avg.pct_of_peak_sustained_active": ("%", f"{occupancy}")}
             for metric in metrics:
                 unit, value = values[metric]

@@ -18,7 +18,8 @@ harness times beside it (cuSPARSE or Kokkos Kernels). Caches are flushed before 
 
 Per driver, record and kernel (name and grid) the table and the CSV give the launches and the
 medians over them: microseconds, warp instructions (and per 256 of the record's nonzeros), DRAM
-bytes read and achieved occupancy. NCU names the Nsight Compute command line (default `ncu`).
+bytes read and written, achieved occupancy, and the cycles a warp waits on global loads between
+its instructions (the long-scoreboard stall: a latency-bound kernel's mark). NCU names the Nsight Compute command line (default `ncu`).
 
 Exit status: 0, 1 a driver or Nsight Compute failed, 2 bad input (no record matches).
 Python 3 standard library only.
@@ -44,15 +45,20 @@ METRICS = {
     "gpu__time_duration.sum": "seconds",
     "smsp__inst_executed.sum": "warp_instructions",
     "dram__bytes_read.sum": "dram_bytes_read",
+    "dram__bytes_write.sum": "dram_bytes_written",
     "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
+    # Of the cycles between a warp's instructions, those spent waiting on a global or local load.
+    "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio":
+        "load_wait_cycles_per_instruction",
 }
 # Nsight Compute's units, as multiples of the base unit (seconds, bytes, counts, percent).
 UNITS = {"ns": 1e-9, "nsecond": 1e-9, "us": 1e-6, "usecond": 1e-6, "ms": 1e-3, "msecond": 1e-3,
          "s": 1.0, "second": 1.0, "byte": 1.0, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9,
-         "inst": 1.0, "%": 1.0, "": 1.0}
+         "inst": 1.0, "%": 1.0, "ratio": 1.0, "": 1.0}
 COLUMNS = ["driver", "commit", "record", "chosen_algorithm", "nonzeros", "library", "kernel",
            "grid", "block", "launches", "median_us", "warp_instructions",
-           "warp_instructions_per_256_nonzeros", "dram_bytes_read", "achieved_occupancy_pct"]
+           "warp_instructions_per_256_nonzeros", "dram_bytes_read", "dram_bytes_written",
+           "achieved_occupancy_pct", "load_wait_cycles_per_instruction"]
 
 
 class BadInput(RuntimeError):
@@ -113,7 +119,9 @@ def summarize(kernels, record):
             "warp_instructions": instructions,
             "warp_instructions_per_256_nonzeros": per_256,
             "dram_bytes_read": median("dram_bytes_read"),
+            "dram_bytes_written": median("dram_bytes_written"),
             "achieved_occupancy_pct": median("achieved_occupancy_pct"),
+            "load_wait_cycles_per_instruction": median("load_wait_cycles_per_instruction"),
         })
     return rows
 
@@ -181,14 +189,17 @@ def print_table(rows):
     for record, record_rows in by_record.items():
         print(f"\n{record} ({record_rows[0]['nonzeros']} nonzeros)")
         print(f"  {'driver':12} {'library':9} {'launches':>8} {'us':>9} {'inst/256nz':>10} "
-              f"{'DRAM MB':>9} {'occupancy':>9}  kernel")
+              f"{'DRAM MB':>9} {'written':>9} {'occupancy':>9} {'load wait':>9}  kernel")
         for row in sorted(record_rows, key=lambda r: (r["library"], r["kernel"], r["driver"])):
-            dram = row["dram_bytes_read"]
+            dram, written = row["dram_bytes_read"], row["dram_bytes_written"]
             print(f"  {row['driver'][:12]:12} {row['library']:9} {row['launches']:>8} "
                   f"{format_value(row['median_us'], 2):>9} "
                   f"{format_value(row['warp_instructions_per_256_nonzeros']):>10} "
                   f"{format_value(None if dram is None else dram / 1e6):>9} "
-                  f"{format_value(row['achieved_occupancy_pct']):>9}  {row['kernel'][:90]}")
+                  f"{format_value(None if written is None else written / 1e6):>9} "
+                  f"{format_value(row['achieved_occupancy_pct']):>9} "
+                  f"{format_value(row['load_wait_cycles_per_instruction']):>9}  "
+                  f"{row['kernel'][:90]}")
 
 
 def parse_arguments(argv):

@@ -10,6 +10,7 @@ import io
 import os
 import re
 import shlex
+import statistics
 import sys
 import tempfile
 import unittest
@@ -127,6 +128,10 @@ class EndToEndTest(unittest.TestCase):
                                round(instructions / STENCIL_NONZEROS * 256, 1))
         reference = next(r for r in rows if r["record"] == key and r["library"] == "reference")
         self.assertAlmostEqual(float(reference["median_us"]), 6.0, places=2)  # usecond read as such
+        _, _, dram, occupancy = fake_ncu.counts(key, 1, 0)
+        self.assertAlmostEqual(float(spmv["dram_bytes_written"]), dram / 4)
+        self.assertAlmostEqual(float(spmv["load_wait_cycles_per_instruction"]),
+                               statistics.median([occupancy / 10, (occupancy + 1) / 10]), places=2)
         self.assertIn("inst/256nz", printed)
 
     def test_no_matching_record_is_bad_input(self):
