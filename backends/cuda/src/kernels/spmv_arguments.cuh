@@ -50,8 +50,10 @@ struct SpmvArguments {
   // it, and a batch took about 5 memory round trips instead of 2 (sm_90 SASS, DR-41). Real products
   // are predicated, and their loads already go out first. Adaptive's staging keeps the compiler's
   // order: there the same ties raised the 8-block complex<double> kernel's spills from 8 to 48
-  // bytes a thread.
-  static constexpr bool gathers_before_products = !std::is_arithmetic_v<T>;
+  // bytes a thread. Not where the columns come from the row patterns (as gathers_after_values): the
+  // stencil's complex<double> calls took 741 -> 873 us with the tie (H200, DR-41).
+  static constexpr bool gathers_before_products =
+      !std::is_arithmetic_v<T> && !Columns::kColumnsFromCache;
 
   std::int64_t num_rows;
   const Offset* row_map;
