@@ -44,6 +44,16 @@ struct SpmvArguments {
   // it, H100; DR-25).
   static constexpr bool gathers_after_values =
       std::is_same_v<MatrixValue, float> && !Columns::kColumnsFromCache;
+  // Whether Vector issues all of a batch's x gathers before any product, each gather waiting for
+  // all of the batch's values (gathers_after_batch). Complex values only: their products are long
+  // enough that ptxas branches around each, gather included, after the loads of the entries before
+  // it, and a batch took about 5 memory round trips instead of 2 (sm_90 SASS, DR-41). Real products
+  // are predicated, and their loads already go out first. Adaptive's staging keeps the compiler's
+  // order: there the same ties raised the 8-block complex<double> kernel's spills from 8 to 48
+  // bytes a thread. Not where the columns come from the row patterns (as gathers_after_values): the
+  // stencil's complex<double> calls took 741 -> 873 us with the tie (H200, DR-41).
+  static constexpr bool gathers_before_products =
+      !std::is_arithmetic_v<T> && !Columns::kColumnsFromCache;
 
   std::int64_t num_rows;
   const Offset* row_map;
@@ -76,18 +86,23 @@ struct SpmvArguments {
                                        std::int64_t base) const {
     return compressed.template column<Ordinal>(entry, row, base);
   }
-  // `column`, made to wait for `value`: it adds value's bits masked with zero_bits. Without this
-  // data dependency ptxas issues a thread's value loads after the x gathers of the columns that
-  // arrived first, and the batch takes two DRAM round trips instead of one.
-  __device__ Ordinal column_after_value(Ordinal column, T value) const {
-    static_assert(std::is_arithmetic_v<T>, "column_after_value: real values only");
-    std::uint32_t bits = 0;
-    if constexpr (sizeof(T) == sizeof(double)) {
-      bits = static_cast<std::uint32_t>(__double2hiint(value));
+  // Bits of `value` masked with zero_bits: zero, but only once the value has arrived. Or-ed into a
+  // column they make its x gather wait for that value (column_after_value).
+  template <class V>
+  __device__ std::uint32_t arrival_bits(V value) const {
+    if constexpr (!std::is_arithmetic_v<V>) {
+      return arrival_bits(value.re);
+    } else if constexpr (sizeof(V) == sizeof(double)) {
+      return static_cast<std::uint32_t>(__double2hiint(value)) & zero_bits;
     } else {
-      bits = __float_as_uint(value);
+      return __float_as_uint(value) & zero_bits;
     }
-    return column | static_cast<Ordinal>(bits & zero_bits);  // one LOP3 with the mask
+  }
+  // `column`, made to wait for `value`. Without this data dependency ptxas issues a thread's value
+  // loads after the x gathers of the columns that arrived first, and the batch takes two DRAM
+  // round trips instead of one.
+  __device__ Ordinal column_after_value(Ordinal column, T value) const {
+    return column | static_cast<Ordinal>(arrival_bits(value));  // one LOP3 with the mask
   }
   __device__ T value(std::int64_t entry) const {
     if constexpr (GatheredValues) {
@@ -98,12 +113,18 @@ struct SpmvArguments {
       return widen<T>(load_streaming(values + entry));
     }
   }
-  // a * x(column), a conjugated in modes C and H. ContiguousX: the caller knows x_stride == 1, and
-  // the address takes no 64-bit multiply (7 instructions fewer an entry on sm_90).
+  // x(column). ContiguousX: the caller knows x_stride == 1, and the address takes no 64-bit
+  // multiply (7 instructions fewer an entry on sm_90).
+  template <bool ContiguousX = false>
+  __device__ T x_at(Ordinal column) const {
+    const std::int64_t row = static_cast<std::int64_t>(column);
+    return load_readonly(x + (ContiguousX ? row : row * x_stride));
+  }
+  // a * x_value, a conjugated in modes C and H.
+  __device__ T times(T a, T x_value) const { return conjugate_if(a, conjugate) * x_value; }
   template <bool ContiguousX = false>
   __device__ T times_x(T a, Ordinal column) const {
-    const std::int64_t row = static_cast<std::int64_t>(column);
-    return conjugate_if(a, conjugate) * load_readonly(x + (ContiguousX ? row : row * x_stride));
+    return conjugate_if(a, conjugate) * x_at<ContiguousX>(column);
   }
   __device__ T product(std::int64_t entry) const { return times_x(value(entry), column(entry)); }
 
@@ -119,6 +140,27 @@ struct SpmvArguments {
     store_streaming(target, beta_is_zero ? alpha * row_sum : alpha * row_sum + beta * *target);
   }
 };
+
+// Where Args::gathers_before_products, a batch's x gathers made to wait for every value the batch
+// loaded (`loaded(i)`: whether entry i of the batch was), so that all of A's loads go out before
+// any gather.
+template <int Batch, class Args, class Loaded>
+__device__ inline void gathers_after_batch(const Args& args,
+                                           const typename Args::value_type (&values)[Batch],
+                                           typename Args::ordinal_type (&columns)[Batch],
+                                           Loaded&& loaded) {
+  if constexpr (Args::gathers_before_products) {
+    std::uint32_t batch_arrival = 0;
+#pragma unroll
+    for (int i = 0; i < Batch; ++i) {
+      if (loaded(i)) batch_arrival |= args.arrival_bits(values[i]);
+    }
+#pragma unroll
+    for (int i = 0; i < Batch; ++i) {
+      columns[i] |= static_cast<typename Args::ordinal_type>(batch_arrival);
+    }
+  }
+}
 
 // Up to Width vectors of a rank-2 call (num_vectors of them: the last group of a call may be
 // partial): vector w of x and y starts col_stride elements after vector w-1; x and y of the base

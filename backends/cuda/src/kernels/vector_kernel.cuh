@@ -51,10 +51,20 @@ __device__ inline typename Args::value_type vector_row_share(const Args& args, s
         }
       }
     }
+    const auto loaded = [&](int i) { return base + i * Lanes < row_end; };
+    gathers_after_batch(args, values, columns, loaded);
+    typename Args::value_type xs[kVectorBatch];
 #pragma unroll
     for (int i = 0; i < kVectorBatch; ++i) {
-      if (base + i * Lanes < row_end) {
-        sum += args.template times_x<ContiguousX>(values[i], columns[i]);
+      if (loaded(i)) {
+        xs[i] = args.template x_at<ContiguousX>(columns[i]);
+        if constexpr (!Args::gathers_before_products) sum += args.times(values[i], xs[i]);
+      }
+    }
+    if constexpr (Args::gathers_before_products) {
+#pragma unroll
+      for (int i = 0; i < kVectorBatch; ++i) {
+        if (loaded(i)) sum += args.times(values[i], xs[i]);
       }
     }
   }

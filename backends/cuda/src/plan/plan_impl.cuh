@@ -61,7 +61,7 @@ struct PlanImpl {
   Transposed& transposed_operator(cudaStream_t stream) {
     if (!transposed) {
       time_setup([&] {
-        transposed = std::make_unique<Transposed>(a, request, stream);
+        transposed = std::make_unique<Transposed>(a, stream);
         if (!request.deterministic && !transposed->uses_tiles() && !transposed->mirrors_a()) {
           scatter = std::make_unique<Scatter>(a.matrix(), stream);
         }

@@ -48,10 +48,10 @@ class TransposedOperator {
   // on the 27-point stencil of 405,224 rows in single precision the tiles (0.221 runs an entry at
   // 4096 a tile) took 129 us a call against the mirror's 58.8, and values declared constant 130 us
   // against the copy's 24.1 (H100, DR-38). Waits for the stream.
-  TransposedOperator(const APlan& a_plan, const PlanRequest& a_request, cudaStream_t stream)
-      : row_map_(a_plan.matrix().row_map), num_entries_(a_plan.num_entries()), request_(a_request) {
+  TransposedOperator(const APlan& a_plan, cudaStream_t stream)
+      : row_map_(a_plan.matrix().row_map), num_entries_(a_plan.num_entries()) {
     const Matrix& A = a_plan.matrix();
-    if (looks_for_mirror(a_request)) {
+    if (looks_for_mirror(a_plan.inputs().request)) {
       structure_ = mirrored_structure(A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan),
                                       a_plan.num_entries(), stream);
       if (structure_.mirrors_a()) return;
@@ -70,7 +70,7 @@ class TransposedOperator {
         return;
       }
     }
-    if (!a_request.deterministic) return;
+    if (!a_plan.inputs().request.deterministic) return;
     build_rows(a_plan, stream);
   }
 
@@ -89,7 +89,7 @@ class TransposedOperator {
     const Matrix a_t{
         A.num_cols, A.num_rows, A.num_entries, structure_.row_map.data(), structure_.entries.data(),
         A.values};
-    PlanRequest request = request_;
+    PlanRequest request = a_plan.inputs().request;
     request.compression = Compression::Never;
     request.check_structure = false;  // A^T's structure is the plan's own, from a checked A
     own_plan_ = std::make_unique<APlan>(a_t, request, stream);
@@ -216,7 +216,6 @@ class TransposedOperator {
 
   const Offset* row_map_ = nullptr;
   std::int64_t num_entries_ = 0;
-  PlanRequest request_;
   double tried_runs_per_entry_ = 0;                         // 0: the tiles were not tried
   std::string tiles_not_tried_;                             // why not, where that needs saying
   bool runs_sampled_ = false;                               // tried on a sample of tiles only
