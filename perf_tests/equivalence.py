@@ -9,8 +9,9 @@ description in the label (`plan=`, Handle::describe()); this script compares the
 baseline and a candidate. A difference in the last bit of one element of y shows; a time does
 not matter.
 
-    equivalence.py BASELINE.json CANDIDATE.json
-    equivalence.py --driver-a A --driver-b B [--output-dir DIR] [-- driver arguments]
+    equivalence.py [--new-algorithm NAME ...] BASELINE.json CANDIDATE.json
+    equivalence.py --driver-a A --driver-b B [--output-dir DIR] [--new-algorithm NAME ...]
+                   [-- driver arguments]
 
 The first form compares two run.json files. The second runs two drivers one after the other, each
 once with a short untimed configuration (one repetition of one batch of one call, no warm-up, a
@@ -29,7 +30,9 @@ atomic adds), by name matrix/backend/algorithm/precision/operation, each by
 its first measured repetition (Google Benchmark's aggregates left out; every repetition reports the
 same y_hash, which perf_json checks). A record differs when its y_hash, its plan or what Auto
 chose differ, or when it computed a wrong result in either build (no y to compare); it is missing
-when only one run has it (skipped or filtered out in the other).
+when only one run has it (skipped or filtered out in the other), except a record of an algorithm
+named by --new-algorithm (a record the candidate's bench adds, e.g. `Auto_products`) that only the
+candidate has: that one is listed as new.
 
 Exit status: 0 every kspmv record of both runs is equal, 1 one differs or is missing, 2 bad input
 (an unreadable file, no kspmv records, files written before y_hash, a driver that failed
@@ -99,15 +102,17 @@ def differences(baseline, candidate):
     return found
 
 
-def compare(baseline_run, candidate_run):
-    """(equal keys, {differing key: differences}, {missing key: the side that has it}) of kspmv's
-    records, in the baseline's order then the candidate's."""
+def compare(baseline_run, candidate_run, new_algorithms=()):
+    """(equal keys, {differing key: differences}, {missing key: the side that has it}, new keys)
+    of kspmv's records, in the baseline's order then the candidate's."""
     baseline = kspmv_records(baseline_run, "baseline")
     candidate = kspmv_records(candidate_run, "candidate")
-    equal, differing, missing = [], {}, {}
+    equal, differing, missing, new = [], {}, {}, []
     for key in list(baseline) + [k for k in candidate if k not in baseline]:
         if key not in candidate:
             missing[key] = "baseline"
+        elif key not in baseline and perf_json.split_key(key)[2] in new_algorithms:
+            new.append(key)
         elif key not in baseline:
             missing[key] = "candidate"
         else:
@@ -116,7 +121,7 @@ def compare(baseline_run, candidate_run):
                 differing[key] = found
             else:
                 equal.append(key)
-    return equal, differing, missing
+    return equal, differing, missing, new
 
 
 def value_text(value):
@@ -130,7 +135,7 @@ def skip_reason(run, key):
     return next((s["reason"] for s in run["skipped"] if s["matrix"] == matrix), None)
 
 
-def report(baseline_run, candidate_run, names):
+def report(baseline_run, candidate_run, names, new_algorithms=()):
     """Prints the comparison; returns the exit status (0 equal, 1 not)."""
     for side, run in zip(("baseline", "candidate"), (baseline_run, candidate_run)):
         print(f"equivalence: {side:9} {names[side]}: {run['git_commit']} on "
@@ -139,7 +144,7 @@ def report(baseline_run, candidate_run, names):
         if value(baseline_run) != value(candidate_run):
             print(f"equivalence: note: the runs' {what} differ ({value(baseline_run)!r}, "
                   f"{value(candidate_run)!r}): bits may differ for that reason alone")
-    equal, differing, missing = compare(baseline_run, candidate_run)
+    equal, differing, missing, new = compare(baseline_run, candidate_run, new_algorithms)
     for key, found in differing.items():
         print(f"  differing  {key}")
         for what, before, after in found:
@@ -153,19 +158,22 @@ def report(baseline_run, candidate_run, names):
         reason = skip_reason(other_run, key)
         why = f" (the other skipped it: {reason})" if reason else ""
         print(f"  missing    {key}  only in the {side}{why}")
+    for key in new:
+        print(f"  new        {key}  only in the candidate")
     passed = not differing and not missing
     compared = len(equal) + len(differing)
     print(f"equivalence: {'PASS' if passed else 'FAIL'}: {compared} kspmv records compared, "
-          f"{len(equal)} equal, {len(differing)} differing, {len(missing)} missing")
+          f"{len(equal)} equal, {len(differing)} differing, {len(missing)} missing"
+          + (f", {len(new)} new" if new else ""))
     return 0 if passed else 1
 
 
-def compare_files(baseline_path, candidate_path):
+def compare_files(baseline_path, candidate_path, new_algorithms=()):
     try:
         runs = [perf_json.load_run(path) for path in (baseline_path, candidate_path)]
     except (OSError, perf_json.SchemaError) as e:
         raise BadInput(str(e)) from e
-    return report(*runs, {"baseline": baseline_path, "candidate": candidate_path})
+    return report(*runs, {"baseline": baseline_path, "candidate": candidate_path}, new_algorithms)
 
 
 def driver_command(driver):
@@ -207,7 +215,7 @@ def compare_drivers(args):
                                    os.path.join(output_dir, side)],
                                   os.path.join(output_dir, side))
                  for side, command in commands.items()}
-        status = compare_files(paths["a"], paths["b"])
+        status = compare_files(paths["a"], paths["b"], args.new_algorithm)
     except BadInput:
         if args.output_dir is None:
             shutil.rmtree(output_dir)  # the driver's message says what went wrong
@@ -229,6 +237,9 @@ def parse_arguments(argv):
     parser.add_argument("--driver-a", help="baseline: build directory or driver command line")
     parser.add_argument("--driver-b", help="candidate: build directory or driver command line")
     parser.add_argument("--output-dir", help="where the drivers' runs go (DIR/a, DIR/b)")
+    parser.add_argument("--new-algorithm", action="append", default=[], metavar="NAME",
+                        help="records of this algorithm only in the candidate are new, not "
+                             "missing (repeatable)")
     args = parser.parse_args(argv)
     args.passthrough = passthrough
     drivers = args.driver_a is not None or args.driver_b is not None
@@ -245,7 +256,7 @@ def main(argv=None):
     try:
         if args.driver_a is not None:
             return compare_drivers(args)
-        return compare_files(*args.files)
+        return compare_files(*args.files, args.new_algorithm)
     except BadInput as e:
         print(f"equivalence: {e}", file=sys.stderr)
         return 2

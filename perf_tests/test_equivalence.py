@@ -138,6 +138,22 @@ class FilesTest(unittest.TestCase):
         self.assertIn("wrong in the baseline", output)
         print("equivalence: records missing from one run and a wrong result: exit 1, each named")
 
+    def test_records_of_a_new_algorithm_only_in_the_candidate_are_new(self):
+        baseline = self.run_fake("filtered", "--benchmark_filter=^copy|/kspmv/Auto/")
+        status, output = equivalence_main("--new-algorithm", "Vector", baseline, self.baseline)
+        self.assertEqual(status, 0, output)
+        self.assertIn(f"new        {KEY.replace('/Auto/', '/Vector/')}  only in the candidate",
+                      output)
+        half = KSPMV_RECORDS // 2
+        self.assertIn(f"PASS: {half} kspmv records compared, {half} equal, 0 differing, "
+                      f"0 missing, {half} new", output)
+        # Only in the baseline they are still missing; another algorithm's are missing too.
+        status, output = equivalence_main("--new-algorithm", "Vector", self.baseline, baseline)
+        self.assertEqual(status, 1, output)
+        status, output = equivalence_main("--new-algorithm", "Scalar", baseline, self.baseline)
+        self.assertEqual(status, 1, output)
+        print("equivalence: a new algorithm's records only in the candidate: exit 0, listed")
+
     def test_bad_input_exits_2(self):
         not_json = os.path.join(self.dir.name, "not.json")
         with open(not_json, "w", encoding="utf-8") as f:
