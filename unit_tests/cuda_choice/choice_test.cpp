@@ -416,13 +416,14 @@ TEST(CudaChoice, TransposeTilesTriedPastTheLatencyBoundOrWhenAskedFor) {
   EXPECT_EQ(products_at.not_tried, "the products asked for");
 }
 
-// Auto takes the products for Algorithm::Auto past the latency bound where the window of A's
-// values that A^T's rows in flight gather from (the rows within the column reach, both sides, of
-// the mean row length, in the values' bytes) exceeds half of L2: 26,214,400 bytes on the H100, 2 x
-// 102,399 + 1 rows of 16 fp64 values within it, one more past it. Products asked for takes them on
-// any matrix with entries, whatever the algorithm and determinism, unless A's values are single
-// precision under double vectors; Rows and Tiles never.
-TEST(CudaChoice, TransposedProductsWhereAsValuesInAsTOrderFallOutOfL2) {
+// Auto takes the products for Algorithm::Auto past the latency bound where x (A's rows in x's
+// type) and the window of A's values that A^T's rows in flight gather from (the rows within the
+// column reach, both sides, of the mean row length, in the values' bytes) both exceed half of L2:
+// 26,214,400 bytes on the H100, 3,276,800 rows of fp64 x within it, and 2 x 102,399 + 1 rows of 16
+// fp64 values within it, one more row past either. Products asked for takes them on any matrix
+// with entries, whatever the algorithm and determinism, unless A's values are single precision
+// under double vectors; Rows and Tiles never.
+TEST(CudaChoice, TransposedProductsWhereXAndAsValuesFallOutOfL2) {
   const MatrixFacts within = square(4'000'000, 16, 16, 102'399);
   const MatrixFacts beyond = square(4'000'000, 16, 16, 102'400);
   const auto choice = [](const MatrixFacts& matrix, PlanRequest request,
@@ -438,13 +439,20 @@ TEST(CudaChoice, TransposedProductsWhereAsValuesInAsTOrderFallOutOfL2) {
   const TransposedProductsChoice auto_within = choice(within, transposed(TransposedForm::Auto));
   EXPECT_FALSE(auto_within.taken);
   EXPECT_EQ(auto_within.not_taken, "A's values within reach, 26214272 bytes, fit in half of L2");
-  // In single precision the same reach holds half the bytes; an unknown reach means all of A.
+  // In single precision the same reach holds half the bytes; an unknown reach means all of A (x of
+  // 8M rows: 32 MB).
   EXPECT_FALSE(choice(beyond, transposed(TransposedForm::Auto), fp32()).taken);
   EXPECT_TRUE(
-      choice(square(4'000'000, 16, 16, kUnknownReach), transposed(TransposedForm::Auto), fp32())
+      choice(square(8'000'000, 16, 16, kUnknownReach), transposed(TransposedForm::Auto), fp32())
           .taken);
-  EXPECT_TRUE(choice(power_law(), transposed(TransposedForm::Auto)).taken);
   EXPECT_FALSE(choice(stencil(), transposed(TransposedForm::Auto)).taken);
+  const MatrixFacts x_within = square(3'276'800, 16, 16, kFarReach);
+  const MatrixFacts x_beyond = square(3'276'801, 16, 16, kFarReach);
+  EXPECT_EQ(choice(x_within, transposed(TransposedForm::Auto)).not_taken,
+            "x, 26214400 bytes, fits in half of L2");
+  EXPECT_TRUE(choice(x_beyond, transposed(TransposedForm::Auto)).taken);
+  EXPECT_EQ(choice(power_law(), transposed(TransposedForm::Auto)).not_taken,
+            "x, 16000000 bytes, fits in half of L2");
 
   MatrixFacts below = beyond;
   below.entries = kLatencyBound - 1;

@@ -330,11 +330,14 @@ std::int64_t transposed_gather_window_bytes(const PlanInputs& inputs) {
   return static_cast<std::int64_t>(rows * matrix.mean_row_length()) * value_bytes;
 }
 
-// Where A^T's rows gather A's values from a window larger than half of L2, each gathered value and
-// each x gather is a DRAM sector of its own: 90 bytes a nonzero read on 2M rows of 16 random
-// columns in fp64 (H200, 993 us against cuSPARSE's 368; DR-42). The products read A and x in A's
-// order and gather only the products, from blocks that L2 holds. Where the window fits, A^T's
-// rows' gathers hit L2 and the products' extra pass would cost more than it saves.
+// A^T's rows gather x at A's rows and A's values through the permutation; where x and the window
+// of A's values both exceed half of L2, each of those gathers is a DRAM sector of its own. The
+// products read A and x in A's order, and gather only the products, within blocks of A^T's rows.
+// Measured (H200, fp64 / fp32, DR-42), the products over A^T's rows: 20M short rows (x 160 / 80
+// MB) 1.38x / 1.87x, 4M rows with a few dense ones (32 / 16 MB) 1.07x / 1.25x; but 2M rows of 16
+// random columns (16 / 8 MB) 0.91x / 1.12x, power-law rows 0.77x / 0.81x, 100,000 rows of 100
+// 0.47x / 0.73x: where x fits in L2 the gathers of A^T's rows hit it, and the products' first pass
+// costs more than the rest saves.
 TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
   const TransposedForm asked = inputs.request.transposed_form;
   TransposedProductsChoice choice;
@@ -365,8 +368,14 @@ TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
                        std::to_string(inputs.device.policy.latency_bound_entries) + " entries";
     return choice;
   }
+  const std::int64_t half_l2 = inputs.device.l2_bytes / 2;
+  const std::int64_t x_bytes = inputs.matrix.rows * inputs.types.sum_bytes;
+  if (x_bytes <= half_l2) {
+    choice.not_taken = "x, " + std::to_string(x_bytes) + " bytes, fits in half of L2";
+    return choice;
+  }
   const std::int64_t window = transposed_gather_window_bytes(inputs);
-  if (window <= inputs.device.l2_bytes / 2) {
+  if (window <= half_l2) {
     choice.not_taken =
         "A's values within reach, " + std::to_string(window) + " bytes, fit in half of L2";
     return choice;
