@@ -333,11 +333,11 @@ std::int64_t transposed_gather_window_bytes(const PlanInputs& inputs) {
 // A^T's rows gather x at A's rows and A's values through the permutation; where x and the window
 // of A's values both exceed half of L2, each of those gathers is a DRAM sector of its own. The
 // products read A and x in A's order, and gather only the products, within blocks of A^T's rows.
-// Measured (H200, fp64 / fp32, DR-42), the products over A^T's rows: 20M short rows (x 160 / 80
-// MB) 1.38x / 1.87x, 4M rows with a few dense ones (32 / 16 MB) 1.07x / 1.25x; but 2M rows of 16
-// random columns (16 / 8 MB) 0.91x / 1.12x, power-law rows 0.77x / 0.81x, 100,000 rows of 100
-// 0.47x / 0.73x: where x fits in L2 the gathers of A^T's rows hit it, and the products' first pass
-// costs more than the rest saves.
+// Measured (H200, fp64 / fp32, DR-42), A^T's rows' time over the products': 20M short rows (x 160
+// / 80 MB) 1.51x / 1.93x, 4M rows with a few dense ones (32 / 16 MB) 1.17x / 1.29x; but 2M rows of
+// 16 random columns (16 / 8 MB) 1.00x / 1.15x, power-law rows 0.84x / 0.84x, 100,000 rows of 100
+// 0.51x / 0.69x: where x fits in L2 the gathers of A^T's rows hit it, and the products' first
+// launch, whose stores scatter, costs about what it saves.
 TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
   const TransposedForm asked = inputs.request.transposed_form;
   TransposedProductsChoice choice;
