@@ -51,8 +51,8 @@ const std::string kConstantValuesAlgorithm = to_string(Algorithm::Auto) + "_cons
 // y is not reproducible: equivalence.py leaves "_atomic" records out.
 const std::string kAtomicAlgorithm = to_string(Algorithm::Auto) + "_atomic";
 // Transposed operations: Auto with each transposed form forced, so that the records show what the
-// tiles and A^T's rows cost beside Auto's choice between them; A^T's rows with the values declared
-// constant too (a transposed copy), which the tiles do not use.
+// tiles, A^T's rows and the products cost beside Auto's choice between them; A^T's rows with the
+// values declared constant too (a transposed copy), which the tiles and the products do not use.
 struct ForcedTransposedForm {
   const char* label;
   TransposedForm form;
@@ -61,6 +61,7 @@ struct ForcedTransposedForm {
 constexpr ForcedTransposedForm kForcedTransposedForms[] = {
     {"_tiles", TransposedForm::Tiles, false},
     {"_rows", TransposedForm::Rows, false},
+    {"_products", TransposedForm::Products, false},
     {"_rows_constant_values", TransposedForm::Rows, true}};
 
 // Auto with the structure check off (y = A x, one vector, a handle): its setup_seconds beside

@@ -1,11 +1,14 @@
-// Transposed calls through transpose tiles (formats/transpose_tiles.hpp) against the reference,
-// asked for by name (PlanOptions::transposed_form), for Auto or an explicit algorithm, so that
-// small matrices reach the edge cases: tall and skinny matrices, bands with empty rows and a row
-// that spans several tiles, a symmetric band, columns no entry uses, a matrix of one partial tile;
-// modes T and H, one vector and three in either layout, beta zero (y poisoned) and not; 100 calls
-// bitwise identical. Auto's choice: the tiles not tried below the latency bound or where A^T's
-// rows fill the GPU, declined where columns are random (by a sample of tiles on large matrices),
-// taken on a tall and skinny matrix past the bound, with a plan or without.
+// Transposed calls through the two forms that read A in its own order, against the reference: the
+// transpose tiles (formats/transpose_tiles.hpp) and the transposed products
+// (formats/transposed_products.hpp). Each asked for by name (PlanOptions::transposed_form), for
+// Auto or an explicit algorithm, so that small matrices reach the edge cases: tall and skinny
+// matrices, bands with empty rows and a row that spans several tiles, a symmetric band, columns no
+// entry uses, a column of A in every row, random columns, a matrix of one partial tile; modes T and
+// H, one vector and three in either layout, beta zero (y poisoned) and not; 100 calls bitwise
+// identical, also with determinism off. Auto's choice: the tiles not tried below the latency bound
+// or where A^T's rows fill the GPU, declined where columns are random (by a sample of tiles on
+// large matrices), taken on a tall and skinny matrix past the bound, with a plan or without; the
+// products taken on random columns whose values do not fit in half of L2, not on a band.
 
 #include <gtest/gtest.h>
 
@@ -27,10 +30,16 @@ using kspmv::testing::fresh_seed;
 using kspmv::testing::random_value;
 using kspmv::testing::seed_message;
 
-PlanOptions tiles_asked_for() {
+PlanOptions asking_for(TransposedForm form) {
   PlanOptions options;
-  options.transposed_form = TransposedForm::Tiles;
+  options.transposed_form = form;
   return options;
+}
+
+// What the plan's description says once it took `form`.
+std::string taken_marker(TransposedForm form) {
+  return form == TransposedForm::Tiles ? "transpose tiles of"
+                                       : "A's products summed along A^T's rows";
 }
 
 // Tall and skinny: `rows` rows of `per_row` random columns among `cols`.
@@ -109,9 +118,21 @@ class CudaTransposeTilesTest : public ::testing::Test {
     });
   }
 
+  // Rows of `per_row` random columns, and column 0 in every row as well (a row of A^T that spans
+  // several blocks of the products).
+  Csr random_with_full_column(std::int64_t rows, std::int64_t cols, std::int64_t per_row) {
+    std::uniform_int_distribution<std::int64_t> column(1, cols - 1);
+    return with_columns(rows, cols, [&](std::int64_t) {
+      std::vector<std::int64_t> row{0};
+      for (std::int64_t k = 0; k < per_row; ++k) row.push_back(column(rng));
+      return row;
+    });
+  }
+
   // Mode T and H, one and three vectors in both layouts, beta zero and random, through a fresh
-  // plan each that asks for the tiles, for `algorithm`; the plan must have taken them.
-  void expect_tiles_equal_reference(const Csr& host, Algorithm algorithm = Algorithm::Auto) {
+  // plan each that asks for `form`, for `algorithm`; the plan must have taken it.
+  void expect_equal_reference(TransposedForm form, const Csr& host,
+                              Algorithm algorithm = Algorithm::Auto) {
     const DeviceCsr<Value, Index, RowOffset> A(host);
     Stream stream;
     for (const Mode mode : {Mode::Transpose, Mode::ConjugateTranspose}) {
@@ -122,13 +143,13 @@ class CudaTransposeTilesTest : public ::testing::Test {
                          (right ? " vectors LayoutRight" : " vectors LayoutLeft") +
                          (beta_zero ? ", beta 0" : ""));
             Plan<Value, Index, RowOffset> plan(A.matrix(), algorithm, stream.get(),
-                                               tiles_asked_for());
+                                               asking_for(form));
             const Layout layout{right, 0, 0};
             const Value beta = beta_zero ? Value(0) : random_value<Value>(rng);
             EXPECT_EQ(check_apply(plan, A, host, mode, random_value<Value>(rng), beta, vectors,
                                   layout, layout, rng),
                       "");
-            EXPECT_NE(plan.describe().find("transpose tiles of"), std::string::npos)
+            EXPECT_NE(plan.describe().find(taken_marker(form)), std::string::npos)
                 << plan.describe();
           }
         }
@@ -149,33 +170,62 @@ TYPED_TEST_SUITE(CudaTransposeTilesTest, Types);
 TYPED_TEST(CudaTransposeTilesTest, TallAndSkinnyEqualsTheReference) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
-  this->expect_tiles_equal_reference(this->tall_and_skinny(20000, 64, 64, 16));
+  this->expect_equal_reference(TransposedForm::Tiles, this->tall_and_skinny(20000, 64, 64, 16));
   SCOPED_TRACE("columns 48 to 99 unused, an explicit algorithm");
-  this->expect_tiles_equal_reference(this->tall_and_skinny(7000, 100, 48, 5), Algorithm::Scalar);
+  this->expect_equal_reference(TransposedForm::Tiles, this->tall_and_skinny(7000, 100, 48, 5),
+                               Algorithm::Scalar);
 }
 
 TYPED_TEST(CudaTransposeTilesTest, BandsEmptyRowsAndLongRowsEqualTheReference) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
-  this->expect_tiles_equal_reference(this->band_with_gaps(30000, 10000));
+  this->expect_equal_reference(TransposedForm::Tiles, this->band_with_gaps(30000, 10000));
   SCOPED_TRACE("empty rows first and last");
-  this->expect_tiles_equal_reference(this->middle_rows(9000));
+  this->expect_equal_reference(TransposedForm::Tiles, this->middle_rows(9000));
   SCOPED_TRACE("a symmetric pattern, whose mirror the tiles asked for replace");
-  this->expect_tiles_equal_reference(this->symmetric_band(12000));
+  this->expect_equal_reference(TransposedForm::Tiles, this->symmetric_band(12000));
 }
 
 // Fewer entries than one tile, and exactly one tile of 2048 (two where tiles hold 4096).
 TYPED_TEST(CudaTransposeTilesTest, OnePartialTileEqualsTheReference) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
-  this->expect_tiles_equal_reference(this->with_columns(5, 3, [](std::int64_t) {
-    return std::vector<std::int64_t>{0, 1, 2};
-  }));
-  this->expect_tiles_equal_reference(this->with_columns(128, 16, [](std::int64_t i) {
-    std::vector<std::int64_t> row(16);
-    for (std::int64_t k = 0; k < 16; ++k) row[static_cast<std::size_t>(k)] = (k * 3 + i) % 16;
-    return row;
-  }));
+  for (const TransposedForm form : {TransposedForm::Tiles, TransposedForm::Products}) {
+    SCOPED_TRACE(to_string(form));
+    this->expect_equal_reference(form, this->with_columns(5, 3, [](std::int64_t) {
+      return std::vector<std::int64_t>{0, 1, 2};
+    }));
+    this->expect_equal_reference(form, this->with_columns(128, 16, [](std::int64_t i) {
+      std::vector<std::int64_t> row(16);
+      for (std::int64_t k = 0; k < 16; ++k) row[static_cast<std::size_t>(k)] = (k * 3 + i) % 16;
+      return row;
+    }));
+  }
+}
+
+// The products on random columns (blocks of A^T's rows each gathered from all over A), a column of
+// A in every row, bands with empty rows and a long row over several tiles, empty rows first and
+// last, tall and skinny matrices, and a symmetric band whose mirror the products asked for replace.
+TYPED_TEST(CudaTransposeTilesTest, ProductsEqualTheReference) {
+  KSPMV_SKIP_WITHOUT_GPU();
+  SCOPED_TRACE(seed_message(this->seed));
+  constexpr TransposedForm kProducts = TransposedForm::Products;
+  this->expect_equal_reference(
+      kProducts,
+      kspmv::testing::random_csr<typename TestFixture::Value, typename TestFixture::Index,
+                                 typename TestFixture::RowOffset>(
+          30000, 20000, kspmv::testing::RowShape{0, 16}, this->rng));
+  this->expect_equal_reference(kProducts, this->random_with_full_column(20000, 3000, 3));
+  this->expect_equal_reference(kProducts, this->band_with_gaps(30000, 10000));
+  this->expect_equal_reference(kProducts, this->middle_rows(9000));
+  this->expect_equal_reference(kProducts, this->tall_and_skinny(20000, 64, 64, 16));
+  this->expect_equal_reference(kProducts, this->symmetric_band(12000));
+  SCOPED_TRACE("explicit algorithms");
+  for (const Algorithm algorithm :
+       {Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive, Algorithm::MergePath}) {
+    SCOPED_TRACE(to_string(algorithm));
+    this->expect_equal_reference(kProducts, this->tall_and_skinny(7000, 100, 48, 5), algorithm);
+  }
 }
 
 // Past the latency bound (2^20 entries on sm_80 and sm_90): 70,000 rows of 16.
@@ -211,14 +261,29 @@ class CudaTransposeTiles : public SeededGpuTest {
     return kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
         rows, cols, kspmv::testing::RowShape{4, 12}, rng);
   }
+
+  void expect_hundred_identical_calls(const PlanOptions& options);
 };
 
+// The tiles, and the products with determinism on and off (asked for by name, the products serve
+// in place of the atomic adds).
 TEST_F(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
+  for (const auto& [form, deterministic] :
+       {std::pair{TransposedForm::Tiles, true}, std::pair{TransposedForm::Products, true},
+        std::pair{TransposedForm::Products, false}}) {
+    SCOPED_TRACE(to_string(form) + (deterministic ? "" : ", determinism off"));
+    PlanOptions options = asking_for(form);
+    options.deterministic = deterministic;
+    expect_hundred_identical_calls(options);
+  }
+}
+
+void CudaTransposeTiles::expect_hundred_identical_calls(const PlanOptions& options) {
   const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
       50000, 256, kspmv::testing::RowShape{0, 32}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
   Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get(),
-                                                tiles_asked_for());
+                                                options);
   const auto x = kspmv::testing::random_block<double>(host.num_rows, 1, rng);
   const DeviceBlock<double> x_device(x, kContiguous);
   const Block<double> y0{host.num_cols, 1, std::vector<double>(host.num_cols, 0.0)};
@@ -241,7 +306,8 @@ TEST_F(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
           << "call " << call << " differs from the first";
     }
   }
-  EXPECT_NE(plan.describe().find("transpose tiles of"), std::string::npos) << plan.describe();
+  EXPECT_NE(plan.describe().find(taken_marker(options.transposed_form)), std::string::npos)
+      << plan.describe();
 }
 
 // Below the latency bound Auto builds A^T's rows, however few column runs a tile would hold: a
@@ -273,6 +339,43 @@ TEST_F(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
 
   const std::string tall = described_after_transposed_call(skinny(80000, 128, 16, rng), 0.5);
   EXPECT_NE(tall.find("transpose tiles of"), std::string::npos) << tall;
+}
+
+// Past the latency bound Auto sums A's products where neither x nor A's values in A^T's order fit
+// in half of L2 (25 MiB on an H100, 30 on an H200): 4.5M rows of 1 to 3 random columns, fp64 (x 36
+// MB, A's values 72 MB). Then, with the values declared constant, the transposed copy; then
+// changing again, the products. A band of 1.6M entries whose columns lie within 4 of the diagonal
+// keeps A^T's rows.
+TEST_F(CudaTransposeTiles, AutoSumsProductsWhereXAndAsValuesFallOutOfL2) {
+  const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
+      4'500'000, 4'500'000, kspmv::testing::RowShape{1, 3}, rng);
+  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
+  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get());
+  for (const bool constant : {false, true, false}) {
+    SCOPED_TRACE(constant ? "values declared constant" : "values that may change");
+    plan.set_values_constant(constant);
+    EXPECT_EQ(
+        check_apply(plan, A, host, Mode::Transpose, 0.5, -1.0, 1, kContiguous, kContiguous, rng),
+        "");
+  }
+  EXPECT_NE(plan.describe().find(taken_marker(TransposedForm::Products)), std::string::npos)
+      << plan.describe();
+
+  const auto band = kspmv::testing::csr_with_columns<double, std::int32_t, std::int32_t>(
+      200000, 200000,
+      [](std::int64_t i) {
+        std::vector<std::int64_t> row;
+        for (std::int64_t c = std::max<std::int64_t>(0, i - 4);
+             c <= std::min<std::int64_t>(199999, i + 4); ++c) {
+          if (c - i != 2) row.push_back(c);  // not symmetric: no mirror
+        }
+        return row;
+      },
+      rng);
+  const std::string banded = described_after_transposed_call(band, 0.0);
+  EXPECT_NE(banded.find("transposed products not taken: x, 1600000 bytes, fits in half of L2"),
+            std::string::npos)
+      << banded;
 }
 
 }  // namespace

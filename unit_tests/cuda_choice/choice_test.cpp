@@ -1,7 +1,7 @@
 // Every rule of Auto's choice for the CUDA backend (plan/choice.cpp), on plain inputs: the kernel,
 // the rows' regularity, Vector's lanes, the long rows' chunks, the compressed column forms and
-// their refusals, the rank-2 rules (group slots, vectors a pass, the row-major copy of x) and the
-// trial of the transpose tiles for transposed calls. Each
+// their refusals, the rank-2 rules (group slots, vectors a pass, the row-major copy of x), the
+// trial of the transpose tiles and the choice of the products for transposed calls. Each
 // table sits on the boundary of its rule, so a rule moved by one step fails here.
 
 #include <gtest/gtest.h>
@@ -410,6 +410,78 @@ TEST(CudaChoice, TransposeTilesTriedPastTheLatencyBoundOrWhenAskedFor) {
   EXPECT_TRUE(looks_for_mirror(transposed(TransposedForm::Auto)));
   EXPECT_TRUE(looks_for_mirror(transposed(TransposedForm::Rows)));
   EXPECT_FALSE(looks_for_mirror(transposed(TransposedForm::Tiles)));
+  EXPECT_FALSE(looks_for_mirror(transposed(TransposedForm::Products)));
+  const TransposeTilesTrial products_at = trial(at, transposed(TransposedForm::Products));
+  EXPECT_FALSE(products_at.tried);
+  EXPECT_EQ(products_at.not_tried, "the products asked for");
+}
+
+// Auto takes the products for Algorithm::Auto past the latency bound where x (A's rows in x's
+// type) and the window of A's values that A^T's rows in flight gather from (the rows within the
+// column reach, both sides, of the mean row length, in the values' bytes) both exceed half of L2:
+// 26,214,400 bytes on the H100, 3,276,800 rows of fp64 x within it, and 2 x 102,399 + 1 rows of 16
+// fp64 values within it, one more row past either. Products asked for takes them on any matrix
+// with entries, whatever the algorithm and determinism, unless A's values are single precision
+// under double vectors; Rows and Tiles never.
+TEST(CudaChoice, TransposedProductsWhereXAndAsValuesFallOutOfL2) {
+  const MatrixFacts within = square(4'000'000, 16, 16, 102'399);
+  const MatrixFacts beyond = square(4'000'000, 16, 16, 102'400);
+  const auto choice = [](const MatrixFacts& matrix, PlanRequest request,
+                         ValueTypes types = fp64()) {
+    return transposed_products_choice(inputs(matrix, h100(), request, types));
+  };
+  EXPECT_EQ(transposed_gather_window_bytes(inputs(within)), 26'214'272);
+  EXPECT_EQ(transposed_gather_window_bytes(inputs(beyond)), 26'214'528);
+
+  const TransposedProductsChoice auto_beyond = choice(beyond, transposed(TransposedForm::Auto));
+  EXPECT_TRUE(auto_beyond.taken);
+  EXPECT_EQ(auto_beyond.not_taken, "");
+  const TransposedProductsChoice auto_within = choice(within, transposed(TransposedForm::Auto));
+  EXPECT_FALSE(auto_within.taken);
+  EXPECT_EQ(auto_within.not_taken, "A's values within reach, 26214272 bytes, fit in half of L2");
+  // In single precision the same reach holds half the bytes; an unknown reach means all of A (x of
+  // 8M rows: 32 MB).
+  EXPECT_FALSE(choice(beyond, transposed(TransposedForm::Auto), fp32()).taken);
+  EXPECT_TRUE(
+      choice(square(8'000'000, 16, 16, kUnknownReach), transposed(TransposedForm::Auto), fp32())
+          .taken);
+  EXPECT_FALSE(choice(stencil(), transposed(TransposedForm::Auto)).taken);
+  const MatrixFacts x_within = square(3'276'800, 16, 16, kFarReach);
+  const MatrixFacts x_beyond = square(3'276'801, 16, 16, kFarReach);
+  EXPECT_EQ(choice(x_within, transposed(TransposedForm::Auto)).not_taken,
+            "x, 26214400 bytes, fits in half of L2");
+  EXPECT_TRUE(choice(x_beyond, transposed(TransposedForm::Auto)).taken);
+  EXPECT_EQ(choice(power_law(), transposed(TransposedForm::Auto)).not_taken,
+            "x, 16000000 bytes, fits in half of L2");
+
+  MatrixFacts below = beyond;
+  below.entries = kLatencyBound - 1;
+  EXPECT_EQ(choice(below, transposed(TransposedForm::Auto)).not_taken,
+            "latency-bound: fewer than 1048576 entries");
+  const TransposedProductsChoice explicit_beyond =
+      choice(beyond, transposed(TransposedForm::Auto, Algorithm::Vector));
+  EXPECT_FALSE(explicit_beyond.taken);
+  EXPECT_EQ(explicit_beyond.not_taken, "");
+  PlanRequest atomic = transposed(TransposedForm::Auto);
+  atomic.deterministic = false;
+  EXPECT_EQ(choice(beyond, atomic).not_taken, "determinism off: the atomic adds");
+  EXPECT_EQ(choice(beyond, transposed(TransposedForm::Rows)).not_taken, "A^T's rows asked for");
+  EXPECT_FALSE(choice(beyond, transposed(TransposedForm::Tiles)).taken);
+
+  for (const Algorithm algorithm : {Algorithm::Auto, Algorithm::Scalar}) {
+    EXPECT_TRUE(choice(below, transposed(TransposedForm::Products, algorithm)).taken)
+        << to_string(algorithm);
+    EXPECT_TRUE(choice(within, transposed(TransposedForm::Products, algorithm)).taken);
+  }
+  atomic.transposed_form = TransposedForm::Products;
+  EXPECT_TRUE(choice(beyond, atomic).taken);
+  EXPECT_EQ(choice(beyond, transposed(TransposedForm::Products), fp32_values_fp64_sums()).not_taken,
+            "A's values are single precision, the products would be x's type");
+  MatrixFacts too_many_rows = beyond;
+  too_many_rows.rows = std::int64_t{std::numeric_limits<int>::max()} + 1;
+  EXPECT_EQ(choice(too_many_rows, transposed(TransposedForm::Products)).not_taken,
+            "2^31 rows or more, past a tile's 32-bit rows");
+  EXPECT_FALSE(choice(square(0, 0, 0), transposed(TransposedForm::Products)).taken);
 }
 
 TEST(CudaChoice, ReachQuantile) {

@@ -21,8 +21,6 @@
 namespace kspmv::cuda::detail {
 namespace {
 
-constexpr int kTileThreads = 256;
-
 // Where two sorted columns differ, a run starts (cub's own functor is not in every CCCL release).
 struct Differ {
   template <class Key>
@@ -83,19 +81,7 @@ __global__ void __launch_bounds__(kTileThreads)
   if (threadIdx.x != 0) return;
   tile_run_counts[blockIdx.x] = static_cast<Offset>(runs);
   if (tile_first_row == nullptr) return;
-  // The last row starting at or before the tile's first entry (later empty rows start there too,
-  // but hold none of it).
-  std::int64_t low = 0;
-  std::int64_t high = num_rows;
-  while (high - low > 1) {
-    const std::int64_t middle = low + (high - low) / 2;
-    if (static_cast<std::int64_t>(row_map[middle]) <= start) {
-      low = middle;
-    } else {
-      high = middle;
-    }
-  }
-  tile_first_row[tile] = static_cast<Ordinal>(low);
+  tile_first_row[tile] = static_cast<Ordinal>(row_holding_entry(row_map, num_rows, start));
   if (start + kTile >= num_entries) tile_first_row[tile + 1] = static_cast<Ordinal>(num_rows - 1);
 }
 

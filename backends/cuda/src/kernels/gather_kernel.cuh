@@ -1,6 +1,6 @@
 #pragma once
 // out[p] = in[source[p]]: refreshes the plan's transposed copy of A's values, kept while the
-// caller declares them constant.
+// caller declares them constant; places A^T's entries in the transposed products' slots.
 
 #include <cstdint>
 

@@ -97,10 +97,23 @@ struct TransposeTilesTrial {
 };
 TransposeTilesTrial transpose_tiles_trial(const PlanInputs& inputs);
 // Whether transposed calls look for A's pattern being symmetric (A's plan then serves A^T) before
-// anything else: unless the tiles were asked for by name.
+// anything else: unless the tiles or the products were asked for by name.
 inline bool looks_for_mirror(const PlanRequest& request) {
-  return request.transposed_form != TransposedForm::Tiles;
+  return request.transposed_form != TransposedForm::Tiles &&
+         request.transposed_form != TransposedForm::Products;
 }
+
+// Transposed calls whose values may change, where neither the mirror nor the tiles serve: whether
+// A^T's rows sum A's products (formats/transposed_products.hpp) instead of gathering A's values;
+// where not, why (empty where nothing needs saying: an explicit algorithm, no entries).
+struct TransposedProductsChoice {
+  bool taken = false;
+  std::string not_taken;
+};
+TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs);
+// The bytes of A's values that the rows of A^T in flight gather from: A's rows within the column
+// reach of theirs, both sides (all of A where the reach is unknown or spans half of it).
+std::int64_t transposed_gather_window_bytes(const PlanInputs& inputs);
 
 // x of a rank-2 call as the rules see it: rows, vectors, and the distance between vectors (1: x's
 // rows are contiguous, LayoutRight).

@@ -62,7 +62,8 @@ struct PlanImpl {
     if (!transposed) {
       time_setup([&] {
         transposed = std::make_unique<Transposed>(a, stream);
-        if (!request.deterministic && !transposed->uses_tiles() && !transposed->mirrors_a()) {
+        if (!request.deterministic && !transposed->uses_tiles() && !transposed->mirrors_a() &&
+            !transposed->takes_products()) {
           scatter = std::make_unique<Scatter>(a.matrix(), stream);
         }
       });
@@ -95,9 +96,11 @@ struct PlanImpl {
 
   // op(A) = A^T or A^H: the transpose tiles where the plan took them; else the scatter where it was
   // made and the values may change (a symmetric pattern's A^T reads A's own structure, faster than
-  // the scatter on the stencil: DR-30); else A^T's rows (sorted now where the scatter served so
-  // far), with A's values gathered through the permutation, or with the transposed copy where they
-  // are declared constant (and, where A^T mirrors A, A's compressed columns for one vector).
+  // the scatter on the stencil: DR-30); else, while the values may change, A^T's rows over A's
+  // products where the plan chose them (their slots built by the first such call), or A^T's rows
+  // (sorted now where the scatter served so far) with A's values gathered through the permutation;
+  // with the values declared constant, A^T's rows with the transposed copy (and, where A^T mirrors
+  // A, A's compressed columns for one vector).
   void apply_transposed(const MatrixScalar* values, const CallOperands<Scalar>& call,
                         cudaStream_t stream) {
     Transposed& t = transposed_operator(stream);
@@ -110,6 +113,11 @@ struct PlanImpl {
       return;
     }
     if (!t.has_rows()) time_setup([&] { t.build_rows(a, stream); });
+    if (!values_constant && t.takes_products()) {
+      if (!t.has_products()) time_setup([&] { t.build_products(a, stream); });
+      t.multiply_products(a, values, call, stream);
+      return;
+    }
     const APlan& plan_t = t.rows_plan(a);
     if (!values_constant) {
       plan_t.template multiply<true>(t.rows_gathering(a, values), call, stream);

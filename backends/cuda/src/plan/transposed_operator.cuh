@@ -5,8 +5,10 @@
 // trial take them (formats/transpose_tiles.hpp: A read in its own order, no A^T); else A^T's
 // structure and the plan of its rows, whose kernels read A's values in place, through the
 // structure's source_entry, unless the caller declared them constant: then a transposed copy of the
-// values is kept. Where determinism is off and A^T does not mirror A, the scatter serves instead,
-// and A^T's rows wait for the values to be declared constant.
+// values is kept. Where the products were chosen, A^T's rows sum A's products instead of gathering
+// A's values while the values may change (formats/transposed_products.hpp). Where determinism is
+// off and A^T does not mirror A, the scatter serves instead, and A^T's rows wait for the values to
+// be declared constant.
 
 #include <cuda_runtime_api.h>
 
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -23,8 +26,10 @@
 #include "device/device_scalar.cuh"
 #include "device/grid.hpp"
 #include "formats/transpose_tiles.hpp"
+#include "formats/transposed_products.hpp"
 #include "kernels/gather_kernel.cuh"
 #include "kernels/transpose_tiles_kernels.cuh"
+#include "kernels/transposed_products_kernel.cuh"
 #include "kspmv/algorithm.hpp"
 #include "kspmv/mode.hpp"
 #include "plan/choice.hpp"
@@ -43,8 +48,10 @@ class TransposedOperator {
 
   // A^T's structure where it mirrors A (not looked for where the tiles were asked for by name);
   // else the tiles where transpose_tiles_trial tries them and their runs stay within its limit;
-  // else A^T's own rows and their plan (build_rows), except where determinism is off: there the
-  // scatter serves until the values are declared constant. The mirror comes before Auto's tiles:
+  // else A^T's own rows and their plan (build_rows), except where determinism is off and the
+  // products were not chosen: there the scatter serves until the values are declared constant.
+  // The products' slots wait for the first call whose values may change. The mirror comes before
+  // Auto's tiles:
   // on the 27-point stencil of 405,224 rows in single precision the tiles (0.221 runs an entry at
   // 4096 a tile) took 129 us a call against the mirror's 58.8, and values declared constant 130 us
   // against the copy's 24.1 (H100, DR-38). Waits for the stream.
@@ -70,11 +77,15 @@ class TransposedOperator {
         return;
       }
     }
-    if (!a_plan.inputs().request.deterministic) return;
+    products_choice_ = transposed_products_choice(a_plan.inputs());
+    if (!a_plan.inputs().request.deterministic && !products_choice_.taken) return;
     build_rows(a_plan, stream);
   }
 
   bool uses_tiles() const { return tiles_ != nullptr; }
+  // Calls whose values may change sum A's products along A^T's rows (A^T's rows are built).
+  bool takes_products() const { return products_choice_.taken; }
+  bool has_products() const { return products_ != nullptr; }
   // A^T's rows are ready (mirrored or sorted): false only before build_rows where determinism is
   // off.
   bool has_rows() const { return structure_.built(); }
@@ -118,24 +129,81 @@ class TransposedOperator {
       args.run_slot = t.run_slot.data();
       args.partials = partials_.data();
       tile_partials_kernel<kTile>
-          <<<static_cast<unsigned>(t.num_tiles), kTransposeTileThreads, 0, stream>>>(args);
+          <<<static_cast<unsigned>(t.num_tiles), kTileThreads, 0, stream>>>(args);
       KSPMV_CUDA_CHECK(cudaGetLastError());
       const auto sums = [&](auto lanes) {
         constexpr int kLanes = decltype(lanes)::value;
         column_sums_kernel<kLanes>
-            <<<grid_for(num_cols * kLanes, kTransposeTileThreads), kTransposeTileThreads, 0,
-               stream>>>(t.column_slots.data(), partials_.data(), num_cols, to_device(call.alpha),
-                         to_device(call.beta), call.beta == Scalar(0),
-                         to_device(call.y.data) + j * call.y.col_stride, call.y.row_stride);
+            <<<grid_for(num_cols * kLanes, kTileThreads), kTileThreads, 0, stream>>>(
+                t.column_slots.data(), partials_.data(), num_cols, to_device(call.alpha),
+                to_device(call.beta), call.beta == Scalar(0),
+                to_device(call.y.data) + j * call.y.col_stride, call.y.row_stride);
       };
       if (t.column_lanes == 1) {
         sums(std::integral_constant<int, 1>{});
       } else if (t.column_lanes == 32) {
         sums(std::integral_constant<int, 32>{});
       } else {
-        sums(std::integral_constant<int, kTransposeTileThreads>{});
+        sums(std::integral_constant<int, kTileThreads>{});
       }
       KSPMV_CUDA_CHECK(cudaGetLastError());
+    }
+  }
+
+  // The products' slots, their buffer, and the vector of ones the second launch reads (after
+  // build_rows). Waits for the stream.
+  void build_products(const APlan& a_plan, cudaStream_t stream) {
+    const Matrix& A = a_plan.matrix();
+    auto products = build_transposed_products(
+        A.row_map, A.entries, a_plan.num_rows(), a_plan.num_entries(), structure_.row_map.data(),
+        structure_.source_entry.data(), kTransposedProductsBlockEntries, stream);
+    product_values_ = DeviceBuffer<Scalar>(static_cast<std::size_t>(a_plan.num_entries()));
+    one_ = DeviceBuffer<Scalar>(1);
+    const Scalar one(1);
+    KSPMV_CUDA_CHECK(
+        cudaMemcpyAsync(one_.data(), &one, sizeof(Scalar), cudaMemcpyHostToDevice, stream));
+    KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+    products_ = std::make_unique<TransposedProducts<Ordinal, Offset>>(std::move(products));
+  }
+
+  // op(A) x through the products (has_products()), a vector at a time: every product to its slot,
+  // then A^T's rows over the products, times ones read with a stride of 0 (one address for every
+  // lane, in L1). A product times one is the product, so y is alpha * (the products summed along
+  // A^T's rows) + beta * y. The conjugation is the first launch's.
+  void multiply_products(const APlan& a_plan, const MatrixScalar* a_values,
+                         const CallOperands<Scalar>& call, cudaStream_t stream) const {
+    if constexpr (std::is_same_v<Scalar, MatrixScalar>) {
+      using T = device_t<Scalar>;
+      const TransposedProducts<Ordinal, Offset>& p = *products_;
+      const APlan& plan_t = rows_plan(a_plan);
+      auto rows = plan_t.rows_with(product_values_.data());
+      rows.value_positions = p.slot_of_transposed_entry.data();
+      const DenseBlock<const Scalar> ones{one_.data(), call.x.num_rows, 1, 0, 0};
+      for (std::int64_t j = 0; j < call.x.num_vectors; ++j) {
+        if (p.num_tiles > 0) {
+          ScatterProductsArguments<T, T, Ordinal, Offset> args;
+          args.row_map = row_map_;
+          args.values = to_device(a_values);
+          args.num_entries = num_entries_;
+          args.x = to_device(call.x.data) + j * call.x.col_stride;
+          args.x_stride = call.x.row_stride;
+          args.conjugate = call.mode == Mode::ConjugateTranspose;
+          args.tile_first_row = p.tile_first_row.data();
+          args.slot_of_entry = p.slot_of_entry.data();
+          args.products = to_device(product_values_.data());
+          scatter_products_kernel<kTransposedProductsTile>
+              <<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(args);
+          KSPMV_CUDA_CHECK(cudaGetLastError());
+        }
+        DenseBlock<Scalar> y = call.y;
+        y.data += j * call.y.col_stride;
+        y.num_vectors = 1;
+        plan_t.template multiply<true>(
+            rows, CallOperands<Scalar>{Mode::NoTranspose, call.alpha, ones, call.beta, y}, stream);
+      }
+    } else {
+      throw std::logic_error(
+          "kspmv::cuda::Plan: the transposed products need A's values in x's type");
     }
   }
 
@@ -169,6 +237,13 @@ class TransposedOperator {
   void values_changed() { values_current_ = false; }
 
   std::size_t workspace_bytes() const {
+    const std::size_t products =
+        products_
+            ? products_->tile_first_row.size() * sizeof(Ordinal) +
+                  (products_->slot_of_entry.size() + products_->slot_of_transposed_entry.size()) *
+                      sizeof(Offset) +
+                  (product_values_.size() + one_.size()) * sizeof(Scalar)
+            : 0;
     if (tiles_) {
       const TransposeTiles<Ordinal, Offset>& t = *tiles_;
       return (t.order.size() + t.run_ends.size()) * sizeof(std::uint16_t) +
@@ -179,7 +254,7 @@ class TransposedOperator {
     return structure_.row_map.size() * sizeof(Offset) +
            structure_.entries.size() * sizeof(Ordinal) +
            structure_.source_entry.size() * sizeof(Offset) + values_.size() * sizeof(MatrixScalar) +
-           (own_plan_ ? own_plan_->workspace_bytes() : 0);
+           (own_plan_ ? own_plan_->workspace_bytes() : 0) + products;
   }
 
   std::string describe() const {
@@ -195,8 +270,15 @@ class TransposedOperator {
                   (runs_sampled_ ? " in a sample of tiles)" : ")")
         : !tiles_not_tried_.empty() ? " (transpose tiles not tried: " + tiles_not_tried_ + ")"
                                     : "";
+    const std::string products =
+        products_choice_.taken ? "values that may change: A's products summed along A^T's rows, in "
+                                 "blocks of " +
+                                     std::to_string(kTransposedProductsBlockEntries) + " entries; "
+        : !products_choice_.not_taken.empty()
+            ? "transposed products not taken: " + products_choice_.not_taken + "; "
+            : "";
     const std::string rows =
-        own_plan_ ? "A^T built, " + own_plan_->describe()
+        own_plan_ ? products + "A^T built, " + own_plan_->describe()
         : structure_.mirrors_a()
             ? "A's pattern is symmetric, A^T read through A's structure and plan"
             : "A^T not built (its pattern is not A's)";
@@ -223,6 +305,10 @@ class TransposedOperator {
   DeviceBuffer<device_t<Scalar>> partials_;
   TransposedStructure<Ordinal, Offset> structure_;
   std::unique_ptr<APlan> own_plan_;  // null where A^T mirrors A or its rows are not built
+  TransposedProductsChoice products_choice_;
+  std::unique_ptr<TransposedProducts<Ordinal, Offset>> products_;  // null until a call needs them
+  DeviceBuffer<Scalar> product_values_;
+  DeviceBuffer<Scalar> one_;
   DeviceBuffer<MatrixScalar> values_;
   bool values_current_ = false;
 };

@@ -261,6 +261,15 @@ inline constexpr int kMaxVectorsPerLaunch = 32;
 // the tiles' ~16 bytes (fp64) are below the gathered path's even where half its gathers hit L2.
 inline constexpr double kTransposeTilesMostRunsPerEntry = 0.25;
 
+// The transposed products' blocks of A^T's rows (formats/transposed_products.hpp), in entries:
+// small enough that the blocks of the rows in flight stay in L2 (4096 products of 16 bytes are 64
+// KB), large enough that a block's next product follows its previous one within a few thousand
+// entries of A on random columns (4 x entries / block_entries entries later: 32M entries in
+// blocks of 4096 leave 31,000), while L2 may still hold the sector it shares with the previous
+// one. Not measured against other sizes; at 4096 the writes left L2 only partly merged (355 MB for
+// 256 MB of products on 2M rows of 16 random columns, DR-42).
+inline constexpr std::int64_t kTransposedProductsBlockEntries = 4096;
+
 // Vector: each lane loads this many entries of its stride before it waits for any (DR-19: 8 lanes
 // of 4 entries ran the stencil in 0.467 ms fp64, 0.369 fp32, against 1.10 ms for CUSP's 32 lanes of
 // one entry; 16 lanes of 2 ran 11-62% slower than 8 of 4).

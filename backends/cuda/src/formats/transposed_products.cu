@@ -1,0 +1,108 @@
+#include <cub/device/device_radix_sort.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "device/cuda_check.hpp"
+#include "device/grid.hpp"
+#include "formats/transposed_products.hpp"
+#include "instantiate/index_types.hpp"
+#include "kernels/gather_kernel.cuh"
+#include "kernels/sorted_columns.cuh"
+#include "kernels/tile_rows.cuh"
+
+namespace kspmv::cuda::detail {
+namespace {
+
+constexpr int kThreads = 256;
+
+// blocks[k]: the block of A^T's rows holding entry k, by where its column's row of A^T starts.
+template <class Ordinal, class Offset, class Key>
+__global__ void block_of_entry_kernel(const Ordinal* entries, const Offset* transposed_row_map,
+                                      std::int64_t num_entries, std::int64_t block_entries,
+                                      Key* blocks) {
+  const std::int64_t k = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (k >= num_entries) return;
+  const auto row_start = static_cast<std::int64_t>(transposed_row_map[entries[k]]);
+  blocks[k] = static_cast<Key>(row_start / block_entries);
+}
+
+// slot[sorted[i]] = i: the slot of each entry from the entries in slot order.
+template <class Offset>
+__global__ void slot_of_entry_kernel(const Offset* sorted, std::int64_t length, Offset* slot) {
+  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (i < length) slot[static_cast<std::int64_t>(sorted[i])] = static_cast<Offset>(i);
+}
+
+// first_rows[t]: the row of tile t's first entry; first_rows[num_tiles]: A's last row.
+template <int kTile, class Ordinal, class Offset>
+__global__ void tile_first_rows_kernel(const Offset* row_map, std::int64_t num_rows,
+                                       std::int64_t num_tiles, Ordinal* first_rows) {
+  const std::int64_t t = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (t > num_tiles) return;
+  first_rows[t] = static_cast<Ordinal>(
+      t == num_tiles ? num_rows - 1 : row_holding_entry(row_map, num_rows, t * kTile));
+}
+
+}  // namespace
+
+template <class Ordinal, class Offset>
+TransposedProducts<Ordinal, Offset> build_transposed_products(
+    const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_entries,
+    const Offset* transposed_row_map, const Offset* source_entry, std::int64_t block_entries,
+    cudaStream_t stream) {
+  TransposedProducts<Ordinal, Offset> p;
+  if (num_entries == 0) return p;
+  const auto n = static_cast<std::size_t>(num_entries);
+  p.num_tiles = (num_entries + kTransposedProductsTile - 1) / kTransposedProductsTile;
+  p.tile_first_row = DeviceBuffer<Ordinal>(static_cast<std::size_t>(p.num_tiles) + 1);
+  tile_first_rows_kernel<kTransposedProductsTile>
+      <<<grid_for(p.num_tiles + 1, kThreads), kThreads, 0, stream>>>(row_map, num_rows, p.num_tiles,
+                                                                     p.tile_first_row.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+
+  // The sort ping-pongs between each pair of buffers; the slots are then computed from whichever
+  // holds the sorted positions.
+  using Key = std::make_unsigned_t<Offset>;
+  DeviceBuffer<Key> blocks(n);
+  DeviceBuffer<Key> other_blocks(n);
+  DeviceBuffer<Offset> positions(n);
+  DeviceBuffer<Offset> other_positions(n);
+  block_of_entry_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
+      entries, transposed_row_map, num_entries, block_entries, blocks.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  iota_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(positions.data(),
+                                                                        num_entries);
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  cub::DoubleBuffer<Key> keys(blocks.data(), other_blocks.data());
+  cub::DoubleBuffer<Offset> values(positions.data(), other_positions.data());
+  const int end_bit = significant_bits((num_entries - 1) / block_entries + 1);
+  std::size_t scratch_bytes = 0;
+  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, scratch_bytes, keys, values,
+                                                   num_entries, 0, end_bit, stream));
+  DeviceBuffer<unsigned char> scratch(scratch_bytes);
+  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch.data(), scratch_bytes, keys, values,
+                                                   num_entries, 0, end_bit, stream));
+  p.slot_of_entry = DeviceBuffer<Offset>(n);
+  slot_of_entry_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
+      values.Current(), num_entries, p.slot_of_entry.data());
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  p.slot_of_transposed_entry = DeviceBuffer<Offset>(n);
+  gather_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
+      p.slot_of_entry.data(), source_entry, p.slot_of_transposed_entry.data(), num_entries);
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  // The temporaries are freed on return: wait until the device is done with them.
+  KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return p;
+}
+
+#define KSPMV_INSTANTIATE_TRANSPOSED_PRODUCTS(ORDINAL, OFFSET)                                 \
+  template TransposedProducts<ORDINAL, OFFSET> build_transposed_products<ORDINAL, OFFSET>(     \
+      const OFFSET*, const ORDINAL*, std::int64_t, std::int64_t, const OFFSET*, const OFFSET*, \
+      std::int64_t, cudaStream_t);
+KSPMV_FOR_EACH_INDEX_PAIR(KSPMV_INSTANTIATE_TRANSPOSED_PRODUCTS)
+#undef KSPMV_INSTANTIATE_TRANSPOSED_PRODUCTS
+
+}  // namespace kspmv::cuda::detail

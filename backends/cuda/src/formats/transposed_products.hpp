@@ -1,0 +1,45 @@
+#pragma once
+// Transposed products: A^T x summed along A^T's rows from A's products, for matrices whose A^T's
+// rows would gather A's values and x from all over DRAM. Two launches a call. The first reads A in
+// its own order, a tile of entries a block (kernels/tile_rows.cuh), and writes each product
+// op(a(i, j)) x(i) to the entry's slot; the second is the plan of A^T's rows over the products,
+// each read through its slot, times a vector of ones that every lane reads from one address. The
+// slots group the products by blocks of A^T's rows (whole rows, about `block_entries` entries a
+// block), in A's order within a block, so that the second launch reads a block's products from one
+// small region that L2 holds while its rows are summed: 16.5 bytes a nonzero on 2M rows of 16
+// random columns in fp64, against 90 for A^T's rows gathering A's values and x (H200, DR-42). The
+// first launch's stores still scatter, a block a product on random columns (355 MB written for 256
+// MB of products there): the products pay where they also save x's gathers, x too large for L2.
+//
+// Built on the device from A's structure and A^T's (plan/transposed_structure.hpp): the values may
+// change between calls.
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "device/device_buffer.hpp"
+
+namespace kspmv::cuda::detail {
+
+template <class Ordinal, class Offset>
+struct TransposedProducts {
+  std::int64_t num_tiles = 0;            // of A's entries, for the first launch
+  DeviceBuffer<Ordinal> tile_first_row;  // num_tiles + 1: the row of each tile's first entry
+  DeviceBuffer<Offset> slot_of_entry;    // per entry of A, where its product goes
+  DeviceBuffer<Offset> slot_of_transposed_entry;  // per entry of A^T, where its product is
+};
+
+// Entries a block of the first launch reads (8 KB of shared memory for their rows).
+constexpr int kTransposedProductsTile = 2048;
+
+// The slots of A's entries: a stable radix sort of A's entry positions by the block of A^T's rows
+// that holds each (where its column's row of A^T starts, over block_entries). transposed_row_map
+// and source_entry: A^T's structure. Waits for the stream.
+template <class Ordinal, class Offset>
+TransposedProducts<Ordinal, Offset> build_transposed_products(
+    const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_entries,
+    const Offset* transposed_row_map, const Offset* source_entry, std::int64_t block_entries,
+    cudaStream_t stream);
+
+}  // namespace kspmv::cuda::detail
