@@ -48,6 +48,19 @@ __device__ inline std::int64_t row_holding_entry(const Offset* row_map, std::int
   return low;
 }
 
+// What a kernel that reads A by tiles needs of A and of one vector x. T: the vectors' device type;
+// V: the matrix values' (T or its single precision counterpart).
+template <class T, class V, class Ordinal, class Offset>
+struct TileReadArguments {
+  const Offset* row_map;
+  const V* values;
+  std::int64_t num_entries;
+  const T* x;
+  std::int64_t x_stride;
+  bool conjugate;
+  const Ordinal* tile_first_row;  // the row of each tile's first entry; A's last row at the end
+};
+
 template <int kTile>
 struct TileRows {
   using Scan = cub::BlockScan<int, kTileThreads>;

@@ -11,19 +11,11 @@
 
 namespace kspmv::cuda::detail {
 
-// T: the vectors' device type; V: the matrix values' (T or its single precision counterpart).
 template <class T, class V, class Ordinal, class Offset>
-struct TilePartialsArguments {
-  const Offset* row_map;
-  const V* values;
-  std::int64_t num_entries;
-  const T* x;  // one vector
-  std::int64_t x_stride;
-  bool conjugate;
+struct TilePartialsArguments : TileReadArguments<T, V, Ordinal, Offset> {
   const std::uint16_t* order;
   const std::uint16_t* run_ends;
   const Offset* tile_runs;
-  const Ordinal* tile_first_row;
   const Offset* run_slot;
   T* partials;
 };

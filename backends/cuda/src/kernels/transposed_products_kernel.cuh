@@ -9,16 +9,9 @@
 
 namespace kspmv::cuda::detail {
 
-// T: the vectors' device type, and the products'; V: the matrix values'.
+// T: the vectors' device type, and the products'.
 template <class T, class V, class Ordinal, class Offset>
-struct ScatterProductsArguments {
-  const Offset* row_map;
-  const V* values;
-  std::int64_t num_entries;
-  const T* x;  // one vector
-  std::int64_t x_stride;
-  bool conjugate;
-  const Ordinal* tile_first_row;
+struct ScatterProductsArguments : TileReadArguments<T, V, Ordinal, Offset> {
   const Offset* slot_of_entry;
   T* products;
 };

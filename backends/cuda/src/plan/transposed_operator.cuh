@@ -115,19 +115,13 @@ class TransposedOperator {
     const TransposeTiles<Ordinal, Offset>& t = *tiles_;
     const auto num_cols = static_cast<std::int64_t>(call.y.num_rows);
     for (std::int64_t j = 0; j < call.x.num_vectors; ++j) {
-      TilePartialsArguments<T, V, Ordinal, Offset> args;
-      args.row_map = row_map_;
-      args.values = to_device(a_values);
-      args.num_entries = num_entries_;
-      args.x = to_device(call.x.data) + j * call.x.col_stride;
-      args.x_stride = call.x.row_stride;
-      args.conjugate = call.mode == Mode::ConjugateTranspose;
-      args.order = t.order.data();
-      args.run_ends = t.run_ends.data();
-      args.tile_runs = t.tile_runs.data();
-      args.tile_first_row = t.tile_first_row.data();
-      args.run_slot = t.run_slot.data();
-      args.partials = partials_.data();
+      const TilePartialsArguments<T, V, Ordinal, Offset> args{
+          reading_a(a_values, call, j, t.tile_first_row.data()),
+          t.order.data(),
+          t.run_ends.data(),
+          t.tile_runs.data(),
+          t.run_slot.data(),
+          partials_.data()};
       tile_partials_kernel<kTile>
           <<<static_cast<unsigned>(t.num_tiles), kTileThreads, 0, stream>>>(args);
       KSPMV_CUDA_CHECK(cudaGetLastError());
@@ -181,16 +175,9 @@ class TransposedOperator {
       const DenseBlock<const Scalar> ones{one_.data(), call.x.num_rows, 1, 0, 0};
       for (std::int64_t j = 0; j < call.x.num_vectors; ++j) {
         if (p.num_tiles > 0) {
-          ScatterProductsArguments<T, T, Ordinal, Offset> args;
-          args.row_map = row_map_;
-          args.values = to_device(a_values);
-          args.num_entries = num_entries_;
-          args.x = to_device(call.x.data) + j * call.x.col_stride;
-          args.x_stride = call.x.row_stride;
-          args.conjugate = call.mode == Mode::ConjugateTranspose;
-          args.tile_first_row = p.tile_first_row.data();
-          args.slot_of_entry = p.slot_of_entry.data();
-          args.products = to_device(product_values_.data());
+          const ScatterProductsArguments<T, T, Ordinal, Offset> args{
+              reading_a(a_values, call, j, p.tile_first_row.data()), p.slot_of_entry.data(),
+              to_device(product_values_.data())};
           scatter_products_kernel<kTransposedProductsTile>
               <<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(args);
           KSPMV_CUDA_CHECK(cudaGetLastError());
@@ -288,6 +275,16 @@ class TransposedOperator {
  private:
   static std::int64_t a_cols(const APlan& a_plan) {
     return static_cast<std::int64_t>(a_plan.matrix().num_cols);
+  }
+
+  // A and vector j of x as the tiles' and the products' first launches read them.
+  TileReadArguments<device_t<Scalar>, device_t<MatrixScalar>, Ordinal, Offset> reading_a(
+      const MatrixScalar* a_values, const CallOperands<Scalar>& call, std::int64_t j,
+      const Ordinal* tile_first_row) const {
+    return {row_map_,          to_device(a_values),
+            num_entries_,      to_device(call.x.data) + j * call.x.col_stride,
+            call.x.row_stride, call.mode == Mode::ConjugateTranspose,
+            tile_first_row};
   }
 
   static std::string runs_text(double runs_per_entry) {
