@@ -8,7 +8,7 @@
 // identical, also with determinism off. Auto's choice: the tiles not tried below the latency bound
 // or where A^T's rows fill the GPU, declined where columns are random (by a sample of tiles on
 // large matrices), taken on a tall and skinny matrix past the bound, with a plan or without; the
-// products taken on random columns whose values do not fit in half of L2, not on a band.
+// products taken on random columns where x and A's values do not fit in half of L2, not on a band.
 
 #include <gtest/gtest.h>
 
