@@ -57,7 +57,8 @@ void check_all(const HostMatrix& host_A, std::mt19937_64& rng) {
   uncompressed.set_compression(Compression::Never);
   uncompressed.set_workspace_limit(0);
   check_modes(host_A, A, uncompressed, rng);
-  for (const TransposedForm form : {TransposedForm::Tiles, TransposedForm::Rows}) {
+  for (const TransposedForm form :
+       {TransposedForm::Tiles, TransposedForm::Rows, TransposedForm::Products}) {
     HandleT transposed_form;
     transposed_form.set_transposed_form(form);
     check_modes(host_A, A, transposed_form, rng);
