@@ -344,8 +344,8 @@ TEST_F(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
 // Past the latency bound Auto sums A's products where neither x nor A's values in A^T's order fit
 // in half of L2 (25 MiB on an H100, 30 on an H200): 4.5M rows of 1 to 3 random columns, fp64 (x 36
 // MB, A's values 72 MB). Then, with the values declared constant, the transposed copy; then
-// changing again, the products. A band of 1.6M entries whose columns lie within 4 of the diagonal
-// keeps A^T's rows.
+// changing again, the products; three vectors, A^T's rows. A band of 1.6M entries whose columns lie
+// within 4 of the diagonal keeps A^T's rows.
 TEST_F(CudaTransposeTiles, AutoSumsProductsWhereXAndAsValuesFallOutOfL2) {
   const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
       4'500'000, 4'500'000, kspmv::testing::RowShape{1, 3}, rng);
@@ -360,6 +360,9 @@ TEST_F(CudaTransposeTiles, AutoSumsProductsWhereXAndAsValuesFallOutOfL2) {
   }
   EXPECT_NE(plan.describe().find(taken_marker(TransposedForm::Products)), std::string::npos)
       << plan.describe();
+  SCOPED_TRACE("three vectors: A^T's rows, one pass over A");
+  const Layout right{true, 0, 0};
+  EXPECT_EQ(check_apply(plan, A, host, Mode::Transpose, 0.5, 0.0, 3, right, right, rng), "");
 
   const auto band = kspmv::testing::csr_with_columns<double, std::int32_t, std::int32_t>(
       200000, 200000,

@@ -420,9 +420,9 @@ TEST(CudaChoice, TransposeTilesTriedPastTheLatencyBoundOrWhenAskedFor) {
 // type) and the window of A's values that A^T's rows in flight gather from (the rows within the
 // column reach, both sides, of the mean row length, in the values' bytes) both exceed half of L2:
 // 26,214,400 bytes on the H100, 3,276,800 rows of fp64 x within it, and 2 x 102,399 + 1 rows of 16
-// fp64 values within it, one more row past either. Products asked for takes them on any matrix
-// with entries, whatever the algorithm and determinism, unless A's values are single precision
-// under double vectors; Rows and Tiles never.
+// fp64 values within it, one more row past either; Auto's for one-vector calls only. Products
+// asked for takes them on any matrix with entries, for every call, whatever the algorithm and
+// determinism, unless A's values are single precision under double vectors; Rows and Tiles never.
 TEST(CudaChoice, TransposedProductsWhereXAndAsValuesFallOutOfL2) {
   const MatrixFacts within = square(4'000'000, 16, 16, 102'399);
   const MatrixFacts beyond = square(4'000'000, 16, 16, 102'400);
@@ -482,6 +482,16 @@ TEST(CudaChoice, TransposedProductsWhereXAndAsValuesFallOutOfL2) {
   EXPECT_EQ(choice(too_many_rows, transposed(TransposedForm::Products)).not_taken,
             "2^31 rows or more, past a tile's 32-bit rows");
   EXPECT_FALSE(choice(square(0, 0, 0), transposed(TransposedForm::Products)).taken);
+
+  // Auto's products serve one-vector calls; asked for by name, every call.
+  EXPECT_FALSE(auto_beyond.asked);
+  EXPECT_TRUE(sums_products(auto_beyond, 1));
+  EXPECT_FALSE(sums_products(auto_beyond, 2));
+  EXPECT_FALSE(sums_products(auto_within, 1));
+  const TransposedProductsChoice asked = choice(beyond, transposed(TransposedForm::Products));
+  EXPECT_TRUE(asked.asked);
+  EXPECT_TRUE(sums_products(asked, 1));
+  EXPECT_TRUE(sums_products(asked, 3));
 }
 
 TEST(CudaChoice, ReachQuantile) {

@@ -356,6 +356,7 @@ TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
   }
   if (asked == TransposedForm::Products) {
     choice.taken = true;
+    choice.asked = true;
     return choice;
   }
   if (inputs.request.algorithm != Algorithm::Auto) return choice;

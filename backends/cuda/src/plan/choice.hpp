@@ -108,9 +108,17 @@ inline bool looks_for_mirror(const PlanRequest& request) {
 // where not, why (empty where nothing needs saying: an explicit algorithm, no entries).
 struct TransposedProductsChoice {
   bool taken = false;
+  bool asked = false;  // by name (TransposedForm::Products)
   std::string not_taken;
 };
 TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs);
+// Whether a call of `vectors` vectors sums the products: Auto's choice serves one-vector calls, the
+// products asked for by name every call. k vectors take k passes over A through the products (44
+// bytes of DRAM traffic a nonzero each on 2M rows of 16 random columns in fp64, DR-42), where A^T's
+// rows gather A's value once for the k vectors of a group.
+inline bool sums_products(const TransposedProductsChoice& choice, std::int64_t vectors) {
+  return choice.taken && (vectors == 1 || choice.asked);
+}
 // The bytes of A's values that the rows of A^T in flight gather from: A's rows within the column
 // reach of theirs, both sides (all of A where the reach is unknown or spans half of it).
 std::int64_t transposed_gather_window_bytes(const PlanInputs& inputs);

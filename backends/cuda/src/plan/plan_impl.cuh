@@ -97,10 +97,10 @@ struct PlanImpl {
   // op(A) = A^T or A^H: the transpose tiles where the plan took them; else the scatter where it was
   // made and the values may change (a symmetric pattern's A^T reads A's own structure, faster than
   // the scatter on the stencil: DR-30); else, while the values may change, A^T's rows over A's
-  // products where the plan chose them (their slots built by the first such call), or A^T's rows
-  // (sorted now where the scatter served so far) with A's values gathered through the permutation;
-  // with the values declared constant, A^T's rows with the transposed copy (and, where A^T mirrors
-  // A, A's compressed columns for one vector).
+  // products where the plan chose them for the call (their slots built by the first such call), or
+  // A^T's rows (sorted now where the scatter served so far) with A's values gathered through the
+  // permutation; with the values declared constant, A^T's rows with the transposed copy (and, where
+  // A^T mirrors A, A's compressed columns for one vector).
   void apply_transposed(const MatrixScalar* values, const CallOperands<Scalar>& call,
                         cudaStream_t stream) {
     Transposed& t = transposed_operator(stream);
@@ -113,7 +113,7 @@ struct PlanImpl {
       return;
     }
     if (!t.has_rows()) time_setup([&] { t.build_rows(a, stream); });
-    if (!values_constant && t.takes_products()) {
+    if (!values_constant && t.sums_products(call)) {
       if (!t.has_products()) time_setup([&] { t.build_products(a, stream); });
       t.multiply_products(a, values, call, stream);
       return;

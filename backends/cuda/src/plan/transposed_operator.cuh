@@ -82,8 +82,12 @@ class TransposedOperator {
   }
 
   bool uses_tiles() const { return tiles_ != nullptr; }
-  // Calls whose values may change sum A's products along A^T's rows (A^T's rows are built).
+  // The plan chose the products for calls whose values may change (A^T's rows are built too), and
+  // whether `call` sums them (sums_products: one-vector calls, or every call where asked for).
   bool takes_products() const { return products_choice_.taken; }
+  bool sums_products(const CallOperands<Scalar>& call) const {
+    return detail::sums_products(products_choice_, call.x.num_vectors);
+  }
   bool has_products() const { return products_ != nullptr; }
   // A^T's rows are ready (mirrored or sorted): false only before build_rows where determinism is
   // off.
@@ -257,9 +261,10 @@ class TransposedOperator {
         : !tiles_not_tried_.empty() ? " (transpose tiles not tried: " + tiles_not_tried_ + ")"
                                     : "";
     const std::string products =
-        products_choice_.taken ? "values that may change: A's products summed along A^T's rows, in "
-                                 "blocks of " +
-                                     std::to_string(kTransposedProductsBlockEntries) + " entries; "
+        products_choice_.taken
+            ? "values that may change: A's products summed along A^T's rows, in blocks of " +
+                  std::to_string(kTransposedProductsBlockEntries) + " entries" +
+                  (products_choice_.asked ? "" : ", one-vector calls") + "; "
         : !products_choice_.not_taken.empty()
             ? "transposed products not taken: " + products_choice_.not_taken + "; "
             : "";
