@@ -54,6 +54,13 @@ struct SpmvArguments {
   // stencil's complex<double> calls took 741 -> 873 us with the tie (H200, DR-41).
   static constexpr bool gathers_before_products =
       !std::is_arithmetic_v<T> && !Columns::kColumnsFromCache;
+  // Whether Vector's x gathers of a batch wait for all of the batch's columns (gathers_after_batch)
+  // where the columns come from the row patterns, in double precision. Without it ptxas gives the
+  // batch's fourth column the first column's register, so that its load waits for the first gather
+  // and its own gather makes a second round trip: the stencil's fp64 calls 42.5 -> 46.2 us since
+  // DR-40 (H200). Proposed, not yet measured (DR-40).
+  static constexpr bool gathers_after_columns =
+      Columns::kColumnsFromCache && std::is_same_v<MatrixValue, double>;
 
   std::int64_t num_rows;
   const Offset* row_map;
@@ -143,7 +150,8 @@ struct SpmvArguments {
 
 // Where Args::gathers_before_products, a batch's x gathers made to wait for every value the batch
 // loaded (`loaded(i)`: whether entry i of the batch was), so that all of A's loads go out before
-// any gather.
+// any gather; where Args::gathers_after_columns, for every column it loaded, so that all of its
+// column loads go out first.
 template <int Batch, class Args, class Loaded>
 __device__ inline void gathers_after_batch(const Args& args,
                                            const typename Args::value_type (&values)[Batch],
@@ -158,6 +166,17 @@ __device__ inline void gathers_after_batch(const Args& args,
 #pragma unroll
     for (int i = 0; i < Batch; ++i) {
       columns[i] |= static_cast<typename Args::ordinal_type>(batch_arrival);
+    }
+  }
+  if constexpr (Args::gathers_after_columns) {
+    std::uint32_t columns_arrival = 0;
+#pragma unroll
+    for (int i = 0; i < Batch; ++i) {
+      if (loaded(i)) columns_arrival |= static_cast<std::uint32_t>(columns[i]) & args.zero_bits;
+    }
+#pragma unroll
+    for (int i = 0; i < Batch; ++i) {
+      columns[i] |= static_cast<typename Args::ordinal_type>(columns_arrival);
     }
   }
 }
