@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -379,6 +380,30 @@ TEST_F(CudaTransposeTiles, AutoSumsProductsWhereXAndAsValuesFallOutOfL2) {
   EXPECT_NE(banded.find("transposed products not taken: x, 1600000 bytes, fits in half of L2"),
             std::string::npos)
       << banded;
+}
+
+// Nor where A's longest rows, as many as half of L2 holds a 32-byte sector of x for (819,200 on an
+// H100, 983,040 on an H200), hold half of A's entries or more: A^T's rows' gathers of x at them hit
+// L2. 4.5M rows (x 36 MB in fp64), every 15th of 32 columns spread over all of A, the others of
+// one: the 300,000 rows of 32 and as many rows of one as L2 still holds hold 73-75% of the 13.8M
+// entries, which the analysis counts row by row.
+TEST_F(CudaTransposeTiles, AutoKeepsRowsWhereLongRowsHoldMostEntries) {
+  const auto host = kspmv::testing::csr_with_row_lengths<double, std::int32_t, std::int32_t>(
+      4'500'000, 4'500'000,
+      [](std::int64_t i) { return i % 15 == 0 ? std::int64_t{32} : std::int64_t{1}; }, 140'627,
+      rng);
+  int device = 0;
+  int l2_bytes = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device), cudaSuccess);
+  const std::int64_t held_rows = l2_bytes / 2 / 32;
+  const double held_entries = 300'000.0 * 32 + static_cast<double>(held_rows - 300'000);
+  const std::string note = "transposed products not taken: the " + std::to_string(held_rows) +
+                           " longest rows, whose x half of L2 holds, hold " +
+                           std::to_string(std::lround(100 * held_entries / 13'800'000)) +
+                           "% of the entries";
+  const std::string described = described_after_transposed_call(host, -1.0);
+  EXPECT_NE(described.find(note), std::string::npos) << described;
 }
 
 }  // namespace

@@ -483,6 +483,28 @@ TEST(CudaChoice, TransposedProductsWhereXAndAsValuesFallOutOfL2) {
             "2^31 rows or more, past a tile's 32-bit rows");
   EXPECT_FALSE(choice(square(0, 0, 0), transposed(TransposedForm::Products)).taken);
 
+  // Nor where the 819,200 longest rows (x's sectors in half of the H100's L2) hold half of the
+  // entries or more: 819,200 rows of 4 beside 3,276,800 rows of 1 hold half; one more row of 1 and
+  // they hold less. Asked for by name, the products serve there too.
+  MatrixFacts long_rows_hold_half = square(4'096'000, 1, 4, kFarReach);
+  long_rows_hold_half.row_lengths = {};
+  add_rows(long_rows_hold_half.row_lengths, 819'200, 4);
+  add_rows(long_rows_hold_half.row_lengths, 3'276'800, 1);
+  long_rows_hold_half.entries = 6'553'600;
+  EXPECT_EQ(choice(long_rows_hold_half, transposed(TransposedForm::Auto)).not_taken,
+            "the 819200 longest rows, whose x half of L2 holds, hold 50% of the entries");
+  EXPECT_TRUE(choice(long_rows_hold_half, transposed(TransposedForm::Products)).taken);
+  MatrixFacts long_rows_hold_less = long_rows_hold_half;
+  add_rows(long_rows_hold_less.row_lengths, 1, 1);
+  ++long_rows_hold_less.rows;
+  ++long_rows_hold_less.cols;
+  ++long_rows_hold_less.entries;
+  EXPECT_TRUE(choice(long_rows_hold_less, transposed(TransposedForm::Auto)).taken);
+  // Complex double x, 16 bytes an entry, still takes a sector a row.
+  EXPECT_EQ(
+      choice(long_rows_hold_half, transposed(TransposedForm::Auto), complex_double()).not_taken,
+      "the 819200 longest rows, whose x half of L2 holds, hold 50% of the entries");
+
   // Auto's products serve one-vector calls; asked for by name, every call.
   EXPECT_FALSE(auto_beyond.asked);
   EXPECT_TRUE(sums_products(auto_beyond, 1));
@@ -492,6 +514,25 @@ TEST(CudaChoice, TransposedProductsWhereXAndAsValuesFallOutOfL2) {
   EXPECT_TRUE(asked.asked);
   EXPECT_TRUE(sums_products(asked, 1));
   EXPECT_TRUE(sums_products(asked, 3));
+}
+
+// The longest rows' share of the entries, the rows of a bucket taken as alike: 100 rows of 4-7
+// entries (500 in all) and 1000 rows of 1.
+TEST(CudaChoice, ShareOfTheLongestRows) {
+  RowLengths lengths;
+  EXPECT_EQ(lengths.share_of_longest(10), 0.0);  // no entries
+  add_rows(lengths, 1000, 1);
+  lengths.rows[length_bucket(5)] = 100;
+  lengths.entries[length_bucket(5)] = 500;
+  EXPECT_DOUBLE_EQ(lengths.share_of_longest(0), 0.0);
+  EXPECT_DOUBLE_EQ(lengths.share_of_longest(50), 250.0 / 1500.0);
+  EXPECT_DOUBLE_EQ(lengths.share_of_longest(100), 500.0 / 1500.0);
+  EXPECT_DOUBLE_EQ(lengths.share_of_longest(600), 1000.0 / 1500.0);
+  EXPECT_DOUBLE_EQ(lengths.share_of_longest(5000), 1.0);
+  EXPECT_EQ(length_bucket(0), 0);
+  EXPECT_EQ(length_bucket(1), 1);
+  EXPECT_EQ(length_bucket(4), 3);
+  EXPECT_EQ(length_bucket(7), 3);
 }
 
 TEST(CudaChoice, ReachQuantile) {

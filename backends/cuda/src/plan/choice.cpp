@@ -1,6 +1,7 @@
 #include "plan/choice.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <iomanip>
 #include <limits>
@@ -337,7 +338,8 @@ std::int64_t transposed_gather_window_bytes(const PlanInputs& inputs) {
 // / 80 MB) 1.51x / 1.93x, 4M rows with a few dense ones (32 / 16 MB) 1.17x / 1.29x; but 2M rows of
 // 16 random columns (16 / 8 MB) 1.00x / 1.15x, power-law rows 0.84x / 0.84x, 100,000 rows of 100
 // 0.51x / 0.69x: where x fits in L2 the gathers of A^T's rows hit it, and the products' first
-// launch, whose stores scatter, costs about what it saves.
+// launch, whose stores scatter, costs about what it saves. Nor do they serve where long rows hold
+// most entries, whose x L2 keeps however large x is (kTransposedProductsHeldEntryShare).
 TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
   const TransposedForm asked = inputs.request.transposed_form;
   TransposedProductsChoice choice;
@@ -379,6 +381,15 @@ TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
   if (window <= half_l2) {
     choice.not_taken =
         "A's values within reach, " + std::to_string(window) + " bytes, fit in half of L2";
+    return choice;
+  }
+  const std::int64_t held_rows =
+      half_l2 / std::max<std::int64_t>(kSectorBytes, inputs.types.sum_bytes);
+  const double held_share = inputs.matrix.row_lengths.share_of_longest(held_rows);
+  if (held_share >= kTransposedProductsHeldEntryShare) {
+    choice.not_taken = "the " + std::to_string(held_rows) + " longest rows, whose x half of L2 " +
+                       "holds, hold " + std::to_string(std::lround(100 * held_share)) +
+                       "% of the entries";
     return choice;
   }
   choice.taken = true;

@@ -270,6 +270,15 @@ inline constexpr double kTransposeTilesMostRunsPerEntry = 0.25;
 // 256 MB of products on 2M rows of 16 random columns, DR-42).
 inline constexpr std::int64_t kTransposedProductsBlockEntries = 4096;
 
+// A^T's rows gather x at A's rows: the gathers at A's longest rows hit L2, which holds a 32-byte
+// sector of x for each of them. Auto's transposed products serve only where the longest rows whose
+// sectors fit in half of L2 hold less than this share of A's entries: about where the two break
+// even. Shares and A^T's rows' time over the products' (H200, 60 MiB of L2: 983,040 rows; fp64,
+// fp32, c128, c64; DR-42): 20M rows of 1-4 entries 0.08, 1.12-1.93x; 4M rows of 8 and 40 of
+// 200,000 0.40, 1.00-1.29x; 2M rows of 16 0.49, 0.95-1.15x; 2M power-law rows 0.77, 0.80-0.84x.
+inline constexpr double kTransposedProductsHeldEntryShare = 0.5;
+inline constexpr std::int64_t kSectorBytes = 32;
+
 // Vector: each lane loads this many entries of its stride before it waits for any (DR-19: 8 lanes
 // of 4 entries ran the stencil in 0.467 ms fp64, 0.369 fp32, against 1.10 ms for CUSP's 32 lanes of
 // one entry; 16 lanes of 2 ran 11-62% slower than 8 of 4).
