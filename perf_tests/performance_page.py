@@ -5,8 +5,14 @@ speedup over the best baseline of the same run on every matrix (the baseline's t
 kspmv's; > 1: kspmv is faster), summarised as a geometric mean with its range, generated and real
 matrices apart.
 
-  perf_tests/performance_page.py [--sources docs/performance_sources.json] [--output docs/performance.md]
-                                 [--readme README.md] [--check]
+  perf_tests/performance_page.py [--sources docs/performance_sources.json]
+                                 [--targets docs/performance_targets.json (beside the sources)]
+                                 [--output docs/performance.md] [--readme README.md] [--check]
+
+The page opens with the targets (docs/performance_targets.json): each a figure of one committed run
+(kspmv Auto's geometric mean or least speedup over chosen matrices, or the most calls' worth of time
+its first call took), the goal, met or missed, and the decision record whose profile explains a
+miss.
 
 It also rewrites the README's table of speedups (between its two README_TABLE markers): per device and
 call, kspmv Auto's geometric mean in double / single precision, from the latest run that has it.
@@ -90,6 +96,77 @@ def summarise(run):
                 rows.append((implementation, precision, operation, kind, len(values),
                              geometric_mean(values), min(values), max(values), best))
     return rows
+
+
+def setup_in_calls(path, implementation, precision, operation):
+    """{matrix: the record's setup time (the plan, and A^T's for a transposed call) over its time
+    per call} of one implementation in a run.csv."""
+    result = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if (row["backend"] + "/" + row["algorithm"], row["precision"], row["operation"]) == (
+                    implementation, precision, operation) and row["seconds_per_call"]:
+                result[row["matrix"]] = float(row["setup_seconds"]) / float(row["seconds_per_call"])
+    return result
+
+
+def measure_target(target, base):
+    """(how many matrices, the measured figure, met: True, False or None where the target only
+    reports) of one target; `base` is the directory its file is relative to."""
+    path = os.path.join(base, target["file"])
+    implementation = KSPMV + "/" + target.get("implementation", "Auto")
+    precision, operation = target["precision"], target["operation"]
+    if target["measure"] == "setup in calls":
+        values = setup_in_calls(path, implementation, precision, operation)
+    else:
+        by_matrix = read_records(path).get((precision, operation), {})
+        values = {m: r for m, (r, _) in speedups(by_matrix, implementation).items()}
+    chosen = target["matrices"]
+    if chosen in ("generated", "real"):
+        values = {m: v for m, v in values.items()
+                  if bool(GENERATED.match(m)) == (chosen == "generated")}
+    else:
+        values = {m: v for m, v in values.items() if m in chosen}
+    if not values:
+        raise SystemExit(f"performance_page: target {target['goal']!r}: no {implementation} "
+                         f"record of {precision} {operation} in {target['file']}")
+    figure = {"geometric mean": geometric_mean, "least": min,
+              "setup in calls": max}[target["measure"]](list(values.values()))
+    if "at_least" in target:
+        return len(values), figure, figure >= target["at_least"]
+    if "at_most" in target:
+        return len(values), figure, figure <= target["at_most"]
+    return len(values), figure, None
+
+
+def targets_section(targets, base):
+    """The page's table of targets, each measured in the run it names."""
+    lines = ["## Targets", "",
+             "Each target measured in one committed run (speedups as below; setup: the first "
+             "call's extra time in calls). A miss names the decision record whose profile "
+             "explains it.", "",
+             "| target | precision, call | matrices | measured | goal | status | run "
+             "| decision record |",
+             "|---|---|---|--:|--:|---|---|---|"]
+    for target in targets:
+        count, figure, met = measure_target(target, base)
+        setup = target["measure"] == "setup in calls"
+        shown = f"{figure:.1f} calls" if setup else f"{figure:.2f}x"
+        unit = " calls" if setup else "x"
+        goal = (f">= {target['at_least']}{unit}" if "at_least" in target else
+                f"<= {target['at_most']}{unit}" if "at_most" in target else "reported")
+        status = {True: "met", False: "**missed**", None: "-"}[met]
+        matrices = (f"{count} {target['matrices']}" if target["matrices"] in ("generated", "real")
+                    else ", ".join(target["matrices"]))
+        record = target["explained_in"]  # a file of docs/decisions, "42-transposed-products.md"
+        if not os.path.exists(os.path.join(base, "docs", "decisions", record)):
+            raise SystemExit(f"performance_page: target {target['goal']!r}: no decision record "
+                             f"docs/decisions/{record}")
+        lines.append(f"| {target['goal']} ({target['measure']}) | {target['precision']}, "
+                     f"{operation_text(target['operation'])} | {matrices} | {shown} | {goal} | "
+                     f"{status} | `{os.path.basename(target['file'])}` | "
+                     f"[DR-{record.split('-', 1)[0]}](decisions/{record}) |")
+    return lines + [""]
 
 
 def chart(run, path):
@@ -182,13 +259,14 @@ def with_readme_table(readme_text, table):
     return f"{head}{begin}\n{table}\n{end}{tail}"
 
 
-def render(sources, rows_by_run, charts):
+def render(sources, rows_by_run, charts, targets_lines=()):
     lines = ["# kspmv performance", "",
              "Generated by `perf_tests/performance_page.py` from the runs `docs/performance_sources.json` "
-             "lists; do not edit by hand.", "",
+             "and `docs/performance_targets.json` list; do not edit by hand.", "",
              "Speedup: the time per call of the best baseline of the same run (the faster of cuSPARSE's "
              "algorithms and, where the run has them, Kokkos Kernels' kernels), matrix by matrix, over "
              "kspmv's; > 1: kspmv is faster. Geometric mean over the matrices (least - most).", ""]
+    lines += list(targets_lines)
     for run, rows in zip(sources, rows_by_run):
         lines += [f"## {run['device']}: `{os.path.basename(run['file'])}`", "",
                   f"{run['driver']}, commit {run['commit']}, {run['date']}.", "",
@@ -207,7 +285,7 @@ def render(sources, rows_by_run, charts):
     return "\n".join(lines)
 
 
-def check(output, readme, sources, rows_by_run, chart_dir):
+def check(output, readme, sources, rows_by_run, chart_dir, targets_lines):
     """0 when the page at `output` is the one the sources give (with the charts it links), and the
     README's table too."""
     charts = {}
@@ -219,7 +297,8 @@ def check(output, readme, sources, rows_by_run, chart_dir):
         current = f.read()
     with open(readme) as f:
         readme_text = f.read()
-    stale = [name for name, fresh in ((output, current == render(sources, rows_by_run, charts) + "\n"),
+    page = render(sources, rows_by_run, charts, targets_lines)
+    stale = [name for name, fresh in ((output, current == page + "\n"),
                                       (readme, readme_text == with_readme_table(
                                           readme_text, readme_table(sources, rows_by_run))))
              if not fresh]
@@ -236,6 +315,7 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sources", default=os.path.join(REPOSITORY, "docs",
                                                           "performance_sources.json"))
+    parser.add_argument("--targets", help="default: performance_targets.json beside the sources")
     parser.add_argument("--output", default=os.path.join(REPOSITORY, "docs", "performance.md"))
     parser.add_argument("--readme", default=os.path.join(REPOSITORY, "README.md"))
     parser.add_argument("--check", action="store_true")
@@ -246,9 +326,16 @@ def main(argv=None):
     for run in sources:
         run["path"] = os.path.join(base, run["file"])
     rows_by_run = [summarise(run) for run in sources]
+    targets = arguments.targets or os.path.join(os.path.dirname(arguments.sources),
+                                                "performance_targets.json")
+    targets_lines = []
+    if os.path.exists(targets):
+        with open(targets) as f:
+            targets_lines = targets_section(json.load(f)["targets"], base)
     chart_dir = os.path.splitext(arguments.output)[0]
     if arguments.check:
-        return check(arguments.output, arguments.readme, sources, rows_by_run, chart_dir)
+        return check(arguments.output, arguments.readme, sources, rows_by_run, chart_dir,
+                     targets_lines)
     charts = {}
     for run in sources:
         name = os.path.splitext(os.path.basename(run["file"]))[0] + ".png"
@@ -256,7 +343,7 @@ def main(argv=None):
         if chart(run, os.path.join(chart_dir, name)):
             charts[run["file"]] = os.path.basename(chart_dir) + "/" + name
     with open(arguments.output, "w") as f:
-        f.write(render(sources, rows_by_run, charts) + "\n")
+        f.write(render(sources, rows_by_run, charts, targets_lines) + "\n")
     with open(arguments.readme) as f:
         readme_text = f.read()
     with open(arguments.readme, "w") as f:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """performance_page.py on a small run: the speedup is the best baseline's time over kspmv's, matrix
 by matrix, summarised by geometric mean and range, generated and real matrices apart; wrong records
-(no time) are left out; the page names its sources."""
+(no time) are left out; the page names its sources; targets are measured, met or missed, and link
+their decision record."""
 
 import csv
 import json
@@ -13,7 +14,8 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import performance_page  # noqa: E402
 
-FIELDS = ["matrix", "backend", "algorithm", "precision", "operation", "seconds_per_call"]
+FIELDS = ["matrix", "backend", "algorithm", "precision", "operation", "seconds_per_call",
+          "setup_seconds"]
 
 
 def write_run(path, records):
@@ -23,7 +25,8 @@ def write_run(path, records):
         for matrix, backend, algorithm, seconds in records:
             writer.writerow({"matrix": matrix, "backend": backend, "algorithm": algorithm,
                              "precision": "fp64", "operation": "N",
-                             "seconds_per_call": "" if seconds is None else seconds})
+                             "seconds_per_call": "" if seconds is None else seconds,
+                             "setup_seconds": "" if seconds is None else 5 * seconds})
 
 
 class PerformancePageTest(unittest.TestCase):
@@ -73,6 +76,37 @@ class PerformancePageTest(unittest.TestCase):
         self.assertIn("## Test GPU: `run.csv`", page)
         self.assertIn("| Auto | fp64 | y = A*x | 2 generated | 1.00x | 0.50 - 2.00 |", page)
         print("performance_page: the page names device, run and rows")
+
+    def test_targets_met_missed_and_reported(self):
+        os.makedirs(os.path.join(self.dir.name, "docs", "decisions"))
+        open(os.path.join(self.dir.name, "docs", "decisions", "01-a-record.md"), "w").close()
+
+        def target(**fields):
+            return {"goal": "Goal", "file": "run.csv", "precision": "fp64", "operation": "N",
+                    "matrices": "generated", "measure": "geometric mean",
+                    "explained_in": "01-a-record.md", **fields}
+
+        measure = performance_page.measure_target
+        # generated: 2x and 0.5x; real: 3x (the wrong record left out); setup 5 calls each
+        self.assertEqual(measure(target(at_least=1.0), self.dir.name), (2, 1.0, True))
+        self.assertEqual(measure(target(at_least=1.2), self.dir.name)[2], False)
+        self.assertEqual(measure(target(measure="least", at_least=0.5), self.dir.name),
+                         (2, 0.5, True))
+        count, figure, met = measure(target(matrices="real", at_least=2.9), self.dir.name)
+        self.assertEqual((count, met), (1, True))
+        self.assertAlmostEqual(figure, 3.0)
+        self.assertEqual(measure(target(matrices=["stencil27_20"]), self.dir.name),
+                         (1, 2.0, None))
+        self.assertEqual(measure(target(measure="setup in calls", at_most=3), self.dir.name),
+                         (2, 5.0, False))
+        with self.assertRaises(SystemExit):  # no such records
+            measure(target(operation="T"), self.dir.name)
+        lines = performance_page.targets_section([target(at_least=1.2)], self.dir.name)
+        self.assertIn("| Goal (geometric mean) | fp64, y = A*x | 2 generated | 1.00x | >= 1.2x | "
+                      "**missed** | `run.csv` | [DR-01](decisions/01-a-record.md) |", lines)
+        with self.assertRaises(SystemExit):  # a decision record that does not exist
+            performance_page.targets_section([target(explained_in="02-none.md")], self.dir.name)
+        print("performance_page: targets measured from their run, met or missed, with their record")
 
     def test_readme_table_between_its_markers(self):
         run = {"device": "NVIDIA H100 80GB HBM3", "date": "2026-01-01", "driver": "kspmv_cuda_bench",
