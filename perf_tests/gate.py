@@ -3,7 +3,8 @@
 
     gate.py --candidate "CMD" [--baseline "CMD"] [--rounds 8] [--repetitions 2]
             [--filter REGEX] [--tolerance 0.05] [--aggregate-tolerance 0.03]
-            [--confidence 0.99] [--seed N] [--output-dir DIR] [--history FILE]
+            [--confidence 0.99] [--confirm-rounds N] [--seed N] [--output-dir DIR]
+            [--history FILE]
 
 CMD is a driver command line, e.g. "build/perf_tests/driver/kspmv_perf --suite quick"; the
 baseline defaults to the candidate's command (the gate then measures its own false alarms).
@@ -26,6 +27,12 @@ A record regresses when its whole interval lies above 1 + tolerance, an implemen
 interval lies above 1 + aggregate-tolerance (improved: below 1 - the tolerance). The gate fails
 on a regression, on a wrong result in either build and on a record the baseline measures and the
 candidate does not; a record only the candidate measures is "new".
+
+--confirm-rounds N: a few rounds of a whole suite cannot resolve 5% on calls of a few
+microseconds, and eight take long. With it, the records that regressed and every record of an
+implementation that regressed are measured again, alone, over N more rounds (in OUTPUT/confirm),
+and their verdicts, and those implementations', are the second measurement's: a slowdown that
+holds regresses again, an unlucky round does not.
 
 Exit status: 0 pass, 1 fail, 2 a driver that failed otherwise, or unreadable output.
 Python 3 standard library only.
@@ -158,6 +165,38 @@ def judge(baseline_rounds, candidate_rounds, tolerance=0.05, aggregate_tolerance
     return Judgement([records[k] for k in keys], aggregates)
 
 
+def to_confirm(judgement):
+    """The records a confirmation measures again: those that regressed and every record of an
+    implementation that regressed (its aggregate is then judged on the same records)."""
+    regressed = {v.name for v in judgement.aggregates if v.status == "regressed"}
+    return sorted(v.name for v in judgement.records
+                  if v.status == "regressed" or (v.status in ("ok", "improved")
+                                                  and implementation_of(v.name) in regressed))
+
+
+def records_filter(keys):
+    """A --benchmark_filter (POSIX extended regex) that matches exactly these records."""
+    def escaped(key):
+        return "".join("\\" + c if c in ".[]()*+?{}|^$\\" else c for c in key)
+    return "^(" + "|".join(escaped(k) for k in keys) + ")/"
+
+
+def confirmed(first, second):
+    """The first judgement with the second's verdicts for the records it measured again, and for
+    the implementations whose records it measured all of."""
+    again = {v.name: v for v in second.records}
+    records = [again.get(v.name, v) for v in first.records]
+    members = {}
+    for v in first.records:
+        if v.status not in ("wrong", "missing", "new"):
+            members.setdefault(implementation_of(v.name), set()).add(v.name)
+    whole = {name for name, keys in members.items() if keys <= again.keys()}
+    second_aggregates = {v.name: v for v in second.aggregates}
+    aggregates = [second_aggregates[v.name] if v.name in whole and v.name in second_aggregates
+                  else v for v in first.aggregates]
+    return Judgement(records, aggregates)
+
+
 def round_times(run):
     """{record key: its time in one driver run, None for a wrong result}. The time is relative to
     the reference implementation timed batch by batch beside it (the harness's
@@ -203,24 +242,25 @@ def run_driver(command, output):
     return run, status == WRONG_RESULT_EXIT, time.monotonic() - started
 
 
-def measure(args, seed):
+def measure(args, seed, filter_regex, rounds, output_dir):
     """Runs the rounds; returns ({side: [run per round]}, [order per round], [failure notes]).
     After a round with a wrong result no further rounds run: the gate fails anyway."""
     first = random.Random(seed).randrange(2)
+    os.makedirs(output_dir, exist_ok=True)
     commands = {"baseline": args.baseline, "candidate": args.candidate}
     runs, orders, notes = {side: [] for side in SIDES}, [], []
-    for index in range(1, args.rounds + 1):
+    for index in range(1, rounds + 1):
         # Each build goes first in half of the rounds, from a random start: whatever favours
         # the first (or second) run of a round falls on both alike.
         order = SIDES if (index + first) % 2 == 0 else SIDES[::-1]
         orders.append(order)
         wrong = False
         for side in order:
-            output = os.path.join(args.output_dir, f"round{index}-{side}.json")
-            command = driver_command(commands[side], args.filter, args.repetitions, output)
+            output = os.path.join(output_dir, f"round{index}-{side}.json")
+            command = driver_command(commands[side], filter_regex, args.repetitions, output)
             run, wrong_exit, seconds = run_driver(command, output)
             runs[side].append(run)
-            print(f"gate: round {index}/{args.rounds} {side:9} {len(run['records'])} records "
+            print(f"gate: round {index}/{rounds} {side:9} {len(run['records'])} records "
                   f"{seconds:.1f} s", flush=True)
             if wrong_exit:
                 notes.append(f"the {side} driver reported a wrong result (exit status "
@@ -327,15 +367,32 @@ def append_history(path, entry):
         f.write(json.dumps(entry, sort_keys=True) + "\n")
 
 
-def gate_document(args, seed, runs, orders, judgement, notes, passed):
-    """gate.json: everything the verdict was made from."""
+def gate_document(args, seed, runs, orders, judgement, notes, passed, confirmation=None):
+    """gate.json: everything the verdict was made from. `confirmation`: (the first judgement,
+    the confirmation's runs) where records were measured again; theirs then give the times."""
     first = {side: runs[side][0] for side in SIDES}
     per_round = {side: [round_times(run) for run in runs[side]] for side in SIDES}
-    records = [{"key": v.name, "status": v.status, "estimate": v.estimate,
-                "interval": v.interval, "ratios": v.ratios,
-                "baseline_seconds": [r.get(v.name) for r in per_round["baseline"]],
-                "candidate_seconds": [r.get(v.name) for r in per_round["candidate"]]}
-               for v in judgement.records]
+    again = {}
+    if confirmation:
+        first_judgement, confirm_runs = confirmation
+        again = {side: [round_times(run) for run in confirm_runs[side]] for side in SIDES}
+        first_verdicts = {v.name: v for v in first_judgement.records}
+
+    def seconds(key, side):
+        rounds = again[side] if again and key in again[side][0] else per_round[side]
+        return [r.get(key) for r in rounds]
+
+    records = []
+    for v in judgement.records:
+        record = {"key": v.name, "status": v.status, "estimate": v.estimate,
+                  "interval": v.interval, "ratios": v.ratios,
+                  "baseline_seconds": seconds(v.name, "baseline"),
+                  "candidate_seconds": seconds(v.name, "candidate")}
+        if again and v.name in again["candidate"][0]:
+            before = first_verdicts[v.name]
+            record["first"] = {"status": before.status, "estimate": before.estimate,
+                               "interval": before.interval}
+        records.append(record)
     return {
         "verdict": "pass" if passed else "fail",
         "notes": notes,
@@ -344,7 +401,8 @@ def gate_document(args, seed, runs, orders, judgement, notes, passed):
                        "repetitions": args.repetitions, "filter": args.filter,
                        "tolerance": args.tolerance,
                        "aggregate_tolerance": args.aggregate_tolerance,
-                       "confidence": args.confidence, "resamples": RESAMPLES, "seed": seed},
+                       "confidence": args.confidence, "confirm_rounds": args.confirm_rounds,
+                       "resamples": RESAMPLES, "seed": seed},
         "order": orders,
         "device": first["candidate"]["device"],
         "suite": first["candidate"]["suite"],
@@ -378,6 +436,9 @@ def parse_arguments(argv):
                              "(0.03)")
     parser.add_argument("--confidence", type=float, default=0.99,
                         help="coverage of the bootstrap intervals (0.99)")
+    parser.add_argument("--confirm-rounds", type=int, default=0,
+                        help="rounds that measure regressed records and implementations again, "
+                             "alone (0: none)")
     parser.add_argument("--seed", type=int, help="seed of the run order and the bootstrap "
                         "(default: from the clock)")
     parser.add_argument("--output-dir", default=os.path.join("perf_results", "gate"),
@@ -385,8 +446,8 @@ def parse_arguments(argv):
     parser.add_argument("--history", help="JSON-lines file to append the verdict to")
     args = parser.parse_args(argv)
     args.baseline = args.baseline or args.candidate
-    if args.rounds < 1 or args.repetitions < 1:
-        parser.error("--rounds and --repetitions must be at least 1")
+    if args.rounds < 1 or args.repetitions < 1 or args.confirm_rounds < 0:
+        parser.error("--rounds and --repetitions must be at least 1, --confirm-rounds at least 0")
     if not 0 < args.confidence < 1:
         parser.error("--confidence must lie between 0 and 1")
     return args
@@ -395,14 +456,13 @@ def parse_arguments(argv):
 def main(argv=None):
     args = parse_arguments(argv)
     seed = args.seed if args.seed is not None else int(time.time())
-    os.makedirs(args.output_dir, exist_ok=True)
     print(f"gate: candidate {args.candidate}\ngate: baseline  {args.baseline}\n"
           f"gate: {args.rounds} rounds of {args.repetitions} repetitions of records matching "
           f"{args.filter!r}, seed {seed}; {100 * args.confidence:g}% intervals, tolerance "
           f"{100 * args.tolerance:g}% per record, {100 * args.aggregate_tolerance:g}% per "
           f"implementation", flush=True)
     try:
-        runs, orders, notes = measure(args, seed)
+        runs, orders, notes = measure(args, seed, args.filter, args.rounds, args.output_dir)
     except DriverError as e:
         print(f"gate: {e}", file=sys.stderr)
         return 2
@@ -417,10 +477,30 @@ def main(argv=None):
     judgement = judge([round_times(r) for r in runs["baseline"]],
                       [round_times(r) for r in runs["candidate"]],
                       args.tolerance, args.aggregate_tolerance, args.confidence, seed)
-    passed = report(judgement, notes, wrong_details(runs))
+    confirmation = None
+    keys = to_confirm(judgement) if args.confirm_rounds and not notes else []
+    if keys:
+        print(f"gate: {len(keys)} records regressed or in an implementation that did; measured "
+              f"again alone, {args.confirm_rounds} rounds", flush=True)
+        try:
+            confirm_runs, _, notes = measure(args, seed + 1, records_filter(keys),
+                                             args.confirm_rounds,
+                                             os.path.join(args.output_dir, "confirm"))
+        except DriverError as e:
+            print(f"gate: {e}", file=sys.stderr)
+            return 2
+        second = judge([round_times(r) for r in confirm_runs["baseline"]],
+                       [round_times(r) for r in confirm_runs["candidate"]],
+                       args.tolerance, args.aggregate_tolerance, args.confidence, seed + 1)
+        confirmation = (judgement, confirm_runs)
+        judgement = confirmed(judgement, second)
+    measured = {side: runs[side] + (confirmation[1][side] if confirmation else [])
+                for side in SIDES}
+    passed = report(judgement, notes, wrong_details(measured))
     path = os.path.join(args.output_dir, "gate.json")
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(gate_document(args, seed, runs, orders, judgement, notes, passed), f, indent=1)
+        json.dump(gate_document(args, seed, runs, orders, judgement, notes, passed,
+                                confirmation), f, indent=1)
     print(f"gate: wrote {path}")
     if args.history:
         append_history(args.history, history_entry(first, "pass" if passed else "fail",

@@ -180,6 +180,45 @@ class JudgeTest(unittest.TestCase):
         print("judge: 99% of 2000 bootstrap samples: the 11th smallest to the 11th largest")
 
 
+class ConfirmationTest(unittest.TestCase):
+    """to_confirm, records_filter and confirmed: what a second measurement of the flagged records
+    decides."""
+
+    def test_a_record_that_regressed_once_is_measured_again(self):
+        key = "matrix2/kspmv/Vector/fp64/N"
+        first = gate.judge(*synthetic_rounds(slowdown={key: 1.15}, noise=0.01))
+        self.assertEqual(gate.to_confirm(first), [key])
+        again = [{key: r[key]} for r in synthetic_rounds(noise=0.01, seed=2)[0]]
+        second = gate.judge(again, [dict(r) for r in again])
+        final = gate.confirmed(first, second)
+        self.assertEqual(set(statuses(final.records).values()), {"ok"})
+        self.assertEqual(statuses(final.aggregates), statuses(first.aggregates))
+        still = gate.judge(*synthetic_rounds(slowdown={key: 1.15}, noise=0.01, seed=3))
+        held = gate.confirmed(first, gate.Judgement([v for v in still.records if v.name == key],
+                                                    still.aggregates))
+        self.assertEqual(statuses(held.records)[key], "regressed")
+        print("gate: a regressed record is judged again on its second measurement alone")
+
+    def test_an_implementation_that_regressed_is_measured_again_whole(self):
+        # 4.5% slower: each record within the 5% a record may lose, their mean past the 3%
+        auto = [k for k in KEYS if "/kspmv/Auto/" in k]
+        first = gate.judge(*synthetic_rounds(slowdown={k: 1.045 for k in auto}, noise=0.005))
+        self.assertEqual(statuses(first.aggregates)["kspmv/Auto N"], "regressed")
+        self.assertEqual({statuses(first.records)[k] for k in auto}, {"ok"})
+        self.assertEqual(gate.to_confirm(first), sorted(auto))
+        baseline, _ = synthetic_rounds(noise=0.01, seed=2)
+        again = [{k: r[k] for k in auto} for r in baseline]
+        final = gate.confirmed(first, gate.judge(again, [dict(r) for r in again]))
+        self.assertEqual(statuses(final.aggregates)["kspmv/Auto N"], "ok")
+        self.assertFalse(final.failures)
+        print("gate: a regressed implementation is judged again on all its records")
+
+    def test_records_filter_matches_exactly_the_records(self):
+        self.assertEqual(gate.records_filter(["powerlaw_4000_a1.5/kspmv/Auto/fp32/N", "a(b)/c"]),
+                         r"^(powerlaw_4000_a1\.5/kspmv/Auto/fp32/N|a\(b\)/c)/")
+        print("gate: the confirmation's filter escapes the records' names")
+
+
 class GateMainTest(unittest.TestCase):
     """gate.main() with fake_driver.py as both builds."""
 
@@ -239,6 +278,24 @@ class GateMainTest(unittest.TestCase):
         self.assertIn("gate: FAIL", output)
         self.assertEqual(self.document()["verdict"], "fail")
         print("gate.main: --plant-slowdown 1.10 fails with exit 1, kspmv/Auto regressed")
+
+    def test_confirmation_measures_the_regressed_again(self):
+        status, output = self.gate(self.NOISY + " --plant-slowdown 1.10", self.NOISY,
+                                   "--confirm-rounds", "3", rounds=3)
+        self.assertEqual(status, 1, output)
+        self.assertIn("measured again alone, 3 rounds", output)
+        self.assertRegex(output, r"gate: round 3/3 candidate +\d+ records")
+        document = self.document()
+        self.assertEqual(document["parameters"]["confirm_rounds"], 3)
+        again = [r for r in document["records"] if "first" in r]
+        self.assertTrue(again)
+        self.assertTrue(all(len(r["ratios"]) == 3 for r in again))
+        self.assertEqual(len(os.listdir(os.path.join(self.dir.name, "gate", "confirm"))), 6)
+        status, output = self.gate(self.NOISY, None, "--confirm-rounds", "3", rounds=3)
+        self.assertEqual(status, 0, output)
+        self.assertNotIn("measured again", output)
+        print("gate.main: --confirm-rounds measures what regressed again, alone; a slowdown that "
+              "holds still fails, an unchanged build measures nothing twice")
 
     def test_history_line(self):
         self.gate(self.NOISY + " --git-commit cand", self.NOISY + " --git-commit base",
