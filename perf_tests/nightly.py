@@ -99,6 +99,8 @@ def parse_arguments(argv):
     parser.add_argument("--output-dir", help="default perf_results/<suite>")
     parser.add_argument("--history", help="default <output-dir>/history.jsonl")
     parser.add_argument("--rounds", type=int, default=8, help="the gate's rounds (8)")
+    parser.add_argument("--confirm-rounds", type=int, default=0,
+                        help="the gate's rounds of what regressed, measured again alone (0)")
     charts = parser.add_mutually_exclusive_group()
     charts.add_argument("--no-plots", action="store_true")
     charts.add_argument("--require-plots", action="store_true",
@@ -208,7 +210,8 @@ def gate_or_record(args, run, suite, commit):
         "--candidate", shlex.join([args.driver, *suite, *args.passthrough,
                                    "--git-commit", commit]),
         "--baseline", shlex.join([args.baseline_driver, *suite, *args.passthrough]),
-        "--rounds", str(args.rounds), "--output-dir", os.path.join(args.output_dir, "gate"),
+        "--rounds", str(args.rounds), "--confirm-rounds", str(args.confirm_rounds),
+        "--output-dir", os.path.join(args.output_dir, "gate"),
         "--history", args.history])
 
 
