@@ -165,7 +165,8 @@ def targets_section(targets, base):
         lines.append(f"| {target['goal']} ({target['measure']}) | {target['precision']}, "
                      f"{operation_text(target['operation'])} | {matrices} | {shown} | {goal} | "
                      f"{status} | `{os.path.basename(target['file'])}` | "
-                     f"[DR-{record.split('-', 1)[0]}](decisions/{record}) |")
+                     f"[DR-{record.split('-', 1)[0]}](decisions/{record})"
+                     f"{': ' + target['note'] if 'note' in target else ''} |")
     return lines + [""]
 
 

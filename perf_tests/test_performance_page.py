@@ -104,6 +104,8 @@ class PerformancePageTest(unittest.TestCase):
         lines = performance_page.targets_section([target(at_least=1.2)], self.dir.name)
         self.assertIn("| Goal (geometric mean) | fp64, y = A*x | 2 generated | 1.00x | >= 1.2x | "
                       "**missed** | `run.csv` | [DR-01](decisions/01-a-record.md) |", lines)
+        noted = performance_page.targets_section([target(note="a note")], self.dir.name)
+        self.assertTrue(noted[-2].endswith("[DR-01](decisions/01-a-record.md): a note |"))
         with self.assertRaises(SystemExit):  # a decision record that does not exist
             performance_page.targets_section([target(explained_in="02-none.md")], self.dir.name)
         print("performance_page: targets measured from their run, met or missed, with their record")
