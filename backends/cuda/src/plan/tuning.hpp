@@ -274,8 +274,8 @@ inline constexpr std::int64_t kTransposedProductsBlockEntries = 4096;
 // sector of x for each of them. Auto's transposed products serve only where the longest rows whose
 // sectors fit in half of L2 hold less than this share of A's entries: about where the two break
 // even. Shares and A^T's rows' time over the products' (H200, 60 MiB of L2: 983,040 rows; fp64,
-// fp32, c128, c64; DR-42): 20M rows of 1-4 entries 0.08, 1.12-1.93x; 4M rows of 8 and 40 of
-// 200,000 0.40, 1.00-1.29x; 2M rows of 16 0.49, 0.95-1.15x; 2M power-law rows 0.77, 0.80-0.84x.
+// fp32, c128, c64; DR-42, DR-43): 20M rows of 1-4 entries 0.08, 1.01-1.93x; 4M rows of 8 and 40 of
+// 200,000 0.40, 1.00-1.29x; 2M rows of 16 0.49, 0.83-1.15x; 2M power-law rows 0.77, 0.80-0.84x.
 inline constexpr double kTransposedProductsHeldEntryShare = 0.5;
 inline constexpr std::int64_t kSectorBytes = 32;
 
