@@ -77,6 +77,9 @@ def main(argv):
                       "dram__bytes_write.sum": ("byte", f"{dram / 4:,.0f}"),
                       "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio":
                           ("ratio", f"{occupancy / 10:.2f}"),
+                      "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio":
+                          ("ratio", f"{occupancy / 20:.2f}"),
+                      "lts__t_sectors_srcunit_tex_op_write.sum": ("sector", f"{dram / 128:,.0f}"),
                       "sm__warps_active.avg.pct_of_peak_sustained_active": ("%", f"{occupancy}")}
             for metric in metrics:
                 unit, value = values[metric]

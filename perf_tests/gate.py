@@ -176,9 +176,7 @@ def to_confirm(judgement):
 
 def records_filter(keys):
     """A --benchmark_filter (POSIX extended regex) that matches exactly these records."""
-    def escaped(key):
-        return "".join("\\" + c if c in ".[]()*+?{}|^$\\" else c for c in key)
-    return "^(" + "|".join(escaped(k) for k in keys) + ")/"
+    return "^(" + "|".join(perf_json.filter_escaped(k) for k in keys) + ")/"
 
 
 def confirmed(first, second):

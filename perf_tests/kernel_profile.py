@@ -19,7 +19,10 @@ harness times beside it (cuSPARSE or Kokkos Kernels). Caches are flushed before 
 Per driver, record and kernel (name and grid) the table and the CSV give the launches and the
 medians over them: microseconds, warp instructions (and per 256 of the record's nonzeros), DRAM
 bytes read and written, achieved occupancy, and the cycles a warp waits on global loads between
-its instructions (the long-scoreboard stall: a latency-bound kernel's mark). NCU names the Nsight Compute command line (default `ncu`).
+its instructions (the long-scoreboard stall: a latency-bound kernel's mark), the cycles it waits
+for room in the memory instruction queue (the lg-throttle stall: scattered stores' mark; CSV only)
+and the 32-byte sectors written to L2 (CSV only). NCU names the Nsight Compute command line (default
+`ncu`).
 
 Exit status: 0, 1 a driver or Nsight Compute failed, 2 bad input (no record matches).
 Python 3 standard library only.
@@ -50,15 +53,22 @@ METRICS = {
     # Of the cycles between a warp's instructions, those spent waiting on a global or local load.
     "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio":
         "load_wait_cycles_per_instruction",
+    # Those spent waiting for room in the queue of global and local memory instructions: where
+    # scattered stores (a sector each) hold a kernel back.
+    "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio":
+        "memory_queue_wait_cycles_per_instruction",
+    # 32-byte sectors the SMs wrote to L2: against the bytes stored, how scattered the stores were.
+    "lts__t_sectors_srcunit_tex_op_write.sum": "l2_sectors_written",
 }
 # Nsight Compute's units, as multiples of the base unit (seconds, bytes, counts, percent).
 UNITS = {"ns": 1e-9, "nsecond": 1e-9, "us": 1e-6, "usecond": 1e-6, "ms": 1e-3, "msecond": 1e-3,
          "s": 1.0, "second": 1.0, "byte": 1.0, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9,
-         "inst": 1.0, "%": 1.0, "ratio": 1.0, "": 1.0}
+         "inst": 1.0, "%": 1.0, "ratio": 1.0, "sector": 1.0, "": 1.0}
 COLUMNS = ["driver", "commit", "record", "chosen_algorithm", "nonzeros", "library", "kernel",
            "grid", "block", "launches", "median_us", "warp_instructions",
            "warp_instructions_per_256_nonzeros", "dram_bytes_read", "dram_bytes_written",
-           "achieved_occupancy_pct", "load_wait_cycles_per_instruction"]
+           "achieved_occupancy_pct", "load_wait_cycles_per_instruction",
+           "memory_queue_wait_cycles_per_instruction", "l2_sectors_written"]
 
 
 class BadInput(RuntimeError):
@@ -122,6 +132,9 @@ def summarize(kernels, record):
             "dram_bytes_written": median("dram_bytes_written"),
             "achieved_occupancy_pct": median("achieved_occupancy_pct"),
             "load_wait_cycles_per_instruction": median("load_wait_cycles_per_instruction"),
+            "memory_queue_wait_cycles_per_instruction":
+                median("memory_queue_wait_cycles_per_instruction"),
+            "l2_sectors_written": median("l2_sectors_written"),
         })
     return rows
 
@@ -137,7 +150,7 @@ def record_key(name):
 
 def exactly(key):
     """A POSIX extended regex (Google Benchmark's filter) matching the benchmark of `key` alone."""
-    return "^" + re.sub(r"([.\\[\](){}*+?|^$])", r"\\\1", key) + "(/|$)"
+    return "^" + perf_json.filter_escaped(key) + "(/|$)"
 
 
 def list_records(command, regex, passthrough):

@@ -59,6 +59,12 @@ def geometric_mean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
+def filter_escaped(key):
+    """A record key with the metacharacters of a POSIX extended regex (Google Benchmark's
+    --benchmark_filter) escaped."""
+    return re.sub(r"([.\\[\](){}*+?|^$])", r"\\\1", key)
+
+
 def record_name(benchmark_name):
     """matrix/backend/algorithm/precision of a Google Benchmark name."""
     return REGISTRATION_SUFFIX.sub("", benchmark_name)

@@ -132,6 +132,9 @@ class EndToEndTest(unittest.TestCase):
         self.assertAlmostEqual(float(spmv["dram_bytes_written"]), dram / 4)
         self.assertAlmostEqual(float(spmv["load_wait_cycles_per_instruction"]),
                                statistics.median([occupancy / 10, (occupancy + 1) / 10]), places=2)
+        self.assertAlmostEqual(float(spmv["memory_queue_wait_cycles_per_instruction"]),
+                               statistics.median([occupancy / 20, (occupancy + 1) / 20]), places=2)
+        self.assertAlmostEqual(float(spmv["l2_sectors_written"]), dram / 128)
         self.assertIn("inst/256nz", printed)
 
     def test_no_matching_record_is_bad_input(self):
