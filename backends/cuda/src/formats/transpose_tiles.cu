@@ -123,13 +123,6 @@ __global__ void __launch_bounds__(kTileThreads)
   }
 }
 
-template <class Offset>
-__global__ void slot_of_run_kernel(const Offset* sorted_runs, std::int64_t num_runs,
-                                   Offset* run_slot) {
-  const std::int64_t s = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  if (s < num_runs) run_slot[sorted_runs[s]] = static_cast<Offset>(s);
-}
-
 // `tiles` tiles, every tile_step-th from the first.
 template <int kTile, class Ordinal, class Offset>
 void sort_tiles(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
@@ -259,7 +252,7 @@ TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, con
   KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_scratch.data(), scratch_bytes, columns,
                                                    run_order, t.num_runs, 0, end_bit, stream));
   t.run_slot = DeviceBuffer<Offset>(r);
-  slot_of_run_kernel<<<grid_for(t.num_runs, kTileThreads), kTileThreads, 0, stream>>>(
+  rank_of_position_kernel<<<grid_for(t.num_runs, kTileThreads), kTileThreads, 0, stream>>>(
       run_order.Current(), t.num_runs, t.run_slot.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   t.column_slots = DeviceBuffer<Offset>(static_cast<std::size_t>(num_cols) + 1);

@@ -29,13 +29,6 @@ __global__ void block_of_entry_kernel(const Ordinal* entries, const Offset* tran
   blocks[k] = static_cast<Key>(row_start / block_entries);
 }
 
-// slot[sorted[i]] = i: the slot of each entry from the entries in slot order.
-template <class Offset>
-__global__ void slot_of_entry_kernel(const Offset* sorted, std::int64_t length, Offset* slot) {
-  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  if (i < length) slot[static_cast<std::int64_t>(sorted[i])] = static_cast<Offset>(i);
-}
-
 // first_rows[t]: the row of tile t's first entry; first_rows[num_tiles]: A's last row.
 template <int kTile, class Ordinal, class Offset>
 __global__ void tile_first_rows_kernel(const Offset* row_map, std::int64_t num_rows,
@@ -86,7 +79,7 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
   KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch.data(), scratch_bytes, keys, values,
                                                    num_entries, 0, end_bit, stream));
   p.slot_of_entry = DeviceBuffer<Offset>(n);
-  slot_of_entry_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
+  rank_of_position_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
       values.Current(), num_entries, p.slot_of_entry.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   p.slot_of_transposed_entry = DeviceBuffer<Offset>(n);

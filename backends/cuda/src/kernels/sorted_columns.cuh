@@ -1,6 +1,6 @@
 #pragma once
-// Kernels around a radix sort by column, shared by the builds of A^T's structure and of the
-// transpose tiles: the positions to sort, and the start of each column in the sorted order.
+// Kernels around a radix sort, shared by the builds of A^T's structure, of the transpose tiles and of
+// the transposed products: the positions to sort, where each went, and the start of each column.
 
 #include <cstdint>
 
@@ -17,6 +17,14 @@ template <class Index>
 __global__ void iota_kernel(Index* out, std::int64_t length) {
   const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (i < length) out[i] = static_cast<Index>(i);
+}
+
+// rank[sorted[i]] = i: where each position went, from the positions in sorted order (the slots of
+// the transpose tiles' runs and of the transposed products).
+template <class Index>
+__global__ void rank_of_position_kernel(const Index* sorted, std::int64_t length, Index* rank) {
+  const std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (i < length) rank[static_cast<std::int64_t>(sorted[i])] = static_cast<Index>(i);
 }
 
 // starts[c] = the first position whose sorted column is c or more: each position that starts a
