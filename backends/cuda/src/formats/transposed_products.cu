@@ -1,3 +1,4 @@
+#include <cub/block/block_radix_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 
 #include <cstddef>
@@ -27,6 +28,38 @@ __global__ void block_of_entry_kernel(const Ordinal* entries, const Offset* tran
   if (k >= num_entries) return;
   const auto row_start = static_cast<std::int64_t>(transposed_row_map[entries[k]]);
   blocks[k] = static_cast<Key>(row_start / block_entries);
+}
+
+// A block a tile: its entries' slots sorted (the first `bits` bits are all a slot has), giving
+// each place its slot and each entry its place.
+template <int kTile, class Offset>
+__global__ void __launch_bounds__(kTileThreads)
+    stage_tile_slots_kernel(const Offset* slot_of_entry, std::int64_t num_entries, int bits,
+                            std::uint16_t* staged_position, Offset* slot_of_staged) {
+  constexpr int kItems = kTile / kTileThreads;
+  using Key = std::make_unsigned_t<Offset>;
+  using Sort = cub::BlockRadixSort<Key, kTileThreads, kItems, std::uint16_t>;
+  __shared__ typename Sort::TempStorage sort;
+  const TileExtent extent = tile_extent<kTile>(blockIdx.x, num_entries);
+  Key keys[kItems];
+  std::uint16_t places[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int k = static_cast<int>(threadIdx.x) * kItems + i;
+    // Past A's end a key above every slot sorts last.
+    keys[i] = k < extent.length ? static_cast<Key>(slot_of_entry[extent.start + k])
+                                : static_cast<Key>(~Key{0} >> (8 * sizeof(Key) - bits));
+    places[i] = static_cast<std::uint16_t>(k);
+  }
+  Sort(sort).Sort(keys, places, 0, bits);
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    const int rank = static_cast<int>(threadIdx.x) * kItems + i;
+    if (rank < extent.length) {
+      slot_of_staged[extent.start + rank] = static_cast<Offset>(keys[i]);
+      staged_position[extent.start + places[i]] = static_cast<std::uint16_t>(rank);
+    }
+  }
 }
 
 // first_rows[t]: the row of tile t's first entry; first_rows[num_tiles]: A's last row.
@@ -78,13 +111,20 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
   DeviceBuffer<unsigned char> scratch(scratch_bytes);
   KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch.data(), scratch_bytes, keys, values,
                                                    num_entries, 0, end_bit, stream));
-  p.slot_of_entry = DeviceBuffer<Offset>(n);
+  DeviceBuffer<Offset> slot_of_entry(n);
   rank_of_position_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
-      values.Current(), num_entries, p.slot_of_entry.data());
+      values.Current(), num_entries, slot_of_entry.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   p.slot_of_transposed_entry = DeviceBuffer<Offset>(n);
   gather_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
-      p.slot_of_entry.data(), source_entry, p.slot_of_transposed_entry.data(), num_entries);
+      slot_of_entry.data(), source_entry, p.slot_of_transposed_entry.data(), num_entries);
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  p.staged_position = DeviceBuffer<std::uint16_t>(n);
+  p.slot_of_staged = DeviceBuffer<Offset>(n);
+  stage_tile_slots_kernel<kTransposedProductsTile>
+      <<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(
+          slot_of_entry.data(), num_entries, significant_bits(num_entries),
+          p.staged_position.data(), p.slot_of_staged.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   // The temporaries are freed on return: wait until the device is done with them.
   KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));

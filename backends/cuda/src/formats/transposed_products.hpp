@@ -26,16 +26,22 @@ template <class Ordinal, class Offset>
 struct TransposedProducts {
   std::int64_t num_tiles = 0;            // of A's entries, for the first launch
   DeviceBuffer<Ordinal> tile_first_row;  // num_tiles + 1: the row of each tile's first entry
-  DeviceBuffer<Offset> slot_of_entry;    // per entry of A, where its product goes
+  // The first launch orders a tile's products by slot in shared memory before it writes them, so
+  // that the products of one block of A^T's rows, a run of consecutive slots, leave in one piece:
+  // per entry of A, its place in its tile in slot order, and per such place, its slot.
+  DeviceBuffer<std::uint16_t> staged_position;
+  DeviceBuffer<Offset> slot_of_staged;
   DeviceBuffer<Offset> slot_of_transposed_entry;  // per entry of A^T, where its product is
 };
 
-// Entries a block of the first launch reads (8 KB of shared memory for their rows).
+// Entries a block of the first launch reads (8 KB of shared memory for their rows, and up to 32 KB
+// for their products; a place in a tile fits 16 bits).
 constexpr int kTransposedProductsTile = 2048;
 
 // The slots of A's entries: a stable radix sort of A's entry positions by the block of A^T's rows
-// that holds each (where its column's row of A^T starts, over block_entries). transposed_row_map
-// and source_entry: A^T's structure. Waits for the stream.
+// that holds each (where its column's row of A^T starts, over block_entries), then each tile's
+// slots sorted in shared memory for the places. transposed_row_map and source_entry: A^T's
+// structure. Waits for the stream.
 template <class Ordinal, class Offset>
 TransposedProducts<Ordinal, Offset> build_transposed_products(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_entries,

@@ -1,6 +1,7 @@
 #pragma once
 // The first launch of a call through the transposed products (formats/transposed_products.hpp):
-// every product op(a(i, j)) x(i), A and x read in A's order, written to its entry's slot.
+// every product op(a(i, j)) x(i), A and x read in A's order, written to its entry's slot, a tile's
+// products in slot order.
 
 #include <cstdint>
 
@@ -12,17 +13,19 @@ namespace kspmv::cuda::detail {
 // T: the vectors' device type, and the products'.
 template <class T, class V, class Ordinal, class Offset>
 struct ScatterProductsArguments : TileReadArguments<T, V, Ordinal, Offset> {
-  const Offset* slot_of_entry;
+  const std::uint16_t* staged_position;  // formats/transposed_products.hpp
+  const Offset* slot_of_staged;
   T* products;
 };
 
-// One block a tile of kTile entries, kItems a thread: their values and slots, each entry's row, x
-// at the rows, then the products to their slots. Each phase's loads go out together: in one loop
-// of load, multiply and store per entry, the compiler could not move an entry's loads above the
-// previous entry's store (the products might alias A or x), and the first version, so written,
-// waited 103 cycles on global loads between instructions, 957 us on 2M rows of 16 random columns
-// in fp64, against 244 us for the second launch; so, 33 cycles and 834 us, the rest the scattered
-// stores (H200, DR-42).
+// One block a tile of kTile entries, kItems a thread: their values and places, each entry's row, x
+// at the rows, the products to their places in shared memory, then, a place a lane, to their
+// slots, so that consecutive lanes write consecutive slots within a block of A^T's rows. Each
+// phase's loads go out together: in one loop of load, multiply and store per entry, the compiler
+// could not move an entry's loads above the previous entry's store (the products might alias A or
+// x), and the first version, so written, waited 103 cycles on global loads between instructions,
+// 957 us on 2M rows of 16 random columns in fp64, against 244 us for the second launch; so, 33
+// cycles and 834 us, the rest the scattered stores (H200, DR-42).
 template <int kTile, class T, class V, class Ordinal, class Offset>
 __global__ void __launch_bounds__(kTileThreads)
     scatter_products_kernel(ScatterProductsArguments<T, V, Ordinal, Offset> a) {
@@ -31,13 +34,16 @@ __global__ void __launch_bounds__(kTileThreads)
   const std::int64_t tile = blockIdx.x;
   const TileExtent extent = tile_extent<kTile>(tile, a.num_entries);
   const auto in_tile = [&](int i) { return static_cast<int>(threadIdx.x) + i * kTileThreads; };
+  // The tile's products in slot order: raw storage, since T may be a class with constructors.
+  __shared__ alignas(T) unsigned char staged_storage[kTile * sizeof(T)];
+  T* staged = reinterpret_cast<T*>(staged_storage);
   V values[kItems] = {};
-  Offset slots[kItems] = {};
+  std::uint16_t places[kItems] = {};
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     if (in_tile(i) < extent.length) {
       values[i] = load_streaming(a.values + extent.start + in_tile(i));
-      slots[i] = load_streaming(a.slot_of_entry + extent.start + in_tile(i));
+      places[i] = load_streaming(a.staged_position + extent.start + in_tile(i));
     }
   }
   const auto first_row = static_cast<std::int64_t>(a.tile_first_row[tile]);
@@ -53,8 +59,15 @@ __global__ void __launch_bounds__(kTileThreads)
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     if (in_tile(i) < extent.length) {
-      a.products[static_cast<std::int64_t>(slots[i])] =
-          conjugate_if(widen<T>(values[i]), a.conjugate) * xs[i];
+      staged[places[i]] = conjugate_if(widen<T>(values[i]), a.conjugate) * xs[i];
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    if (in_tile(i) < extent.length) {
+      const auto slot = load_streaming(a.slot_of_staged + extent.start + in_tile(i));
+      a.products[static_cast<std::int64_t>(slot)] = staged[in_tile(i)];
     }
   }
 }

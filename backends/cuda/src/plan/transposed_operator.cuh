@@ -179,8 +179,8 @@ class TransposedOperator {
       for (std::int64_t j = 0; j < call.x.num_vectors; ++j) {
         if (p.num_tiles > 0) {
           const ScatterProductsArguments<T, T, Ordinal, Offset> args{
-              reading_a(a_values, call, j, p.tile_first_row.data()), p.slot_of_entry.data(),
-              to_device(product_values_.data())};
+              reading_a(a_values, call, j, p.tile_first_row.data()), p.staged_position.data(),
+              p.slot_of_staged.data(), to_device(product_values_.data())};
           scatter_products_kernel<kTransposedProductsTile>
               <<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(args);
           KSPMV_CUDA_CHECK(cudaGetLastError());
@@ -230,7 +230,8 @@ class TransposedOperator {
     const std::size_t products =
         products_
             ? products_->tile_first_row.size() * sizeof(Ordinal) +
-                  (products_->slot_of_entry.size() + products_->slot_of_transposed_entry.size()) *
+                  products_->staged_position.size() * sizeof(std::uint16_t) +
+                  (products_->slot_of_staged.size() + products_->slot_of_transposed_entry.size()) *
                       sizeof(Offset) +
                   (product_values_.size() + one_.size()) * sizeof(Scalar)
             : 0;
