@@ -206,7 +206,8 @@ TYPED_TEST(CudaTransposeTilesTest, OnePartialTileEqualsTheReference) {
 
 // The products on random columns (blocks of A^T's rows each gathered from all over A), a column of
 // A in every row, bands with empty rows and a long row over several tiles, empty rows first and
-// last, tall and skinny matrices, and a symmetric band whose mirror the products asked for replace.
+// last, tall and skinny matrices, and a symmetric band whose mirror the products asked for replace;
+// past 2^20 entries, several blocks of A^T's rows, the first a row of A^T longer than a block.
 TYPED_TEST(CudaTransposeTilesTest, ProductsEqualTheReference) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
@@ -221,6 +222,7 @@ TYPED_TEST(CudaTransposeTilesTest, ProductsEqualTheReference) {
   this->expect_equal_reference(kProducts, this->middle_rows(9000));
   this->expect_equal_reference(kProducts, this->tall_and_skinny(20000, 64, 64, 16));
   this->expect_equal_reference(kProducts, this->symmetric_band(12000));
+  this->expect_equal_reference(kProducts, this->random_with_full_column(1'100'000, 50'000, 1));
   SCOPED_TRACE("explicit algorithms");
   for (const Algorithm algorithm :
        {Algorithm::Scalar, Algorithm::Vector, Algorithm::Adaptive, Algorithm::MergePath}) {

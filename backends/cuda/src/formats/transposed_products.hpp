@@ -40,8 +40,8 @@ constexpr int kTransposedProductsTile = 2048;
 
 // The slots of A's entries: a stable radix sort of A's entry positions by the block of A^T's rows
 // that holds each (where its column's row of A^T starts, over block_entries), then each tile's
-// slots sorted in shared memory for the places. transposed_row_map and source_entry: A^T's
-// structure. Waits for the stream.
+// entries sorted by block in shared memory for the places. transposed_row_map and source_entry:
+// A^T's structure. Waits for the stream.
 template <class Ordinal, class Offset>
 TransposedProducts<Ordinal, Offset> build_transposed_products(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_entries,

@@ -261,14 +261,15 @@ inline constexpr int kMaxVectorsPerLaunch = 32;
 // the tiles' ~16 bytes (fp64) are below the gathered path's even where half its gathers hit L2.
 inline constexpr double kTransposeTilesMostRunsPerEntry = 0.25;
 
-// The transposed products' blocks of A^T's rows (formats/transposed_products.hpp), in entries:
-// small enough that the blocks of the rows in flight stay in L2 (4096 products of 16 bytes are 64
-// KB), large enough that a block's next product follows its previous one within a few thousand
-// entries of A on random columns (4 x entries / block_entries entries later: 32M entries in
-// blocks of 4096 leave 31,000), while L2 may still hold the sector it shares with the previous
-// one. Not measured against other sizes; at 4096 the writes left L2 only partly merged (355 MB for
-// 256 MB of products on 2M rows of 16 random columns, DR-42).
-inline constexpr std::int64_t kTransposedProductsBlockEntries = 4096;
+// The transposed products' blocks of A^T's rows (formats/transposed_products.hpp), in entries.
+// The first launch writes a tile's products in slot order, so a block receives a run of about
+// 2048 x block_entries / nnz consecutive products from a tile: large blocks make the runs whole
+// sectors (64 products a run on 32M entries). The second launch gathers a row's products from
+// within its block, so a block (16 MB of complex<double>) must stay in L2 (50 MB on an H100).
+// H200, 2M rows of 16 random columns, fp64 (DR-44): blocks of 4096 entries, products written as
+// computed, 838 us for the first launch, 245 the second; blocks of 2^20, 363 and 311; the
+// same with a tile's products in slot order, 300 and 310.
+inline constexpr std::int64_t kTransposedProductsBlockEntries = std::int64_t{1} << 20;
 
 // A^T's rows gather x at A's rows: the gathers at A's longest rows hit L2, which holds a 32-byte
 // sector of x for each of them. Auto's transposed products serve only where the longest rows whose
