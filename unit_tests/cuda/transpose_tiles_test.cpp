@@ -344,12 +344,12 @@ TEST_F(CudaTransposeTiles, ASampleOfTilesDecidesLargeMatrices) {
   EXPECT_NE(tall.find("transpose tiles of"), std::string::npos) << tall;
 }
 
-// Past the latency bound Auto sums A's products where neither x nor A's values in A^T's order fit
-// in half of L2 (25 MiB on an H100, 30 on an H200): 4.5M rows of 1 to 3 random columns, fp64 (x 36
-// MB, A's values 72 MB). Then, with the values declared constant, the transposed copy; then
-// changing again, the products; three vectors, A^T's rows. A band of 1.6M entries whose columns lie
-// within 4 of the diagonal keeps A^T's rows.
-TEST_F(CudaTransposeTiles, AutoSumsProductsWhereXAndAsValuesFallOutOfL2) {
+// Past the latency bound Auto sums A's products where A's values in A^T's order do not fit in half
+// of L2 (25 MiB on an H100, 30 on an H200) and A^T's rows are short: 4.5M rows of 1 to 3 random
+// columns, fp64 (A's values 72 MB). Then, with the values declared constant, the transposed copy;
+// then changing again, the products; three vectors, A^T's rows. A band of 1.6M entries whose
+// columns lie within 4 of the diagonal keeps A^T's rows.
+TEST_F(CudaTransposeTiles, AutoSumsProductsWhereAsValuesFallOutOfL2) {
   const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
       4'500'000, 4'500'000, kspmv::testing::RowShape{1, 3}, rng);
   const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
@@ -379,33 +379,20 @@ TEST_F(CudaTransposeTiles, AutoSumsProductsWhereXAndAsValuesFallOutOfL2) {
       },
       rng);
   const std::string banded = described_after_transposed_call(band, 0.0);
-  EXPECT_NE(banded.find("transposed products not taken: x, 1600000 bytes, fits in half of L2"),
+  EXPECT_NE(banded.find("transposed products not taken: A's values within reach"),
             std::string::npos)
       << banded;
 }
 
-// Nor where A's longest rows, as many as half of L2 holds a 32-byte sector of x for (819,200 on an
-// H100, 983,040 on an H200), hold half of A's entries or more: A^T's rows' gathers of x at them hit
-// L2. 4.5M rows (x 36 MB in fp64), every 15th of 32 columns spread over all of A, the others of
-// one: the 300,000 rows of 32 and as many rows of one as L2 still holds hold 73-75% of the 13.8M
-// entries, which the analysis counts row by row.
-TEST_F(CudaTransposeTiles, AutoKeepsRowsWhereLongRowsHoldMostEntries) {
-  const auto host = kspmv::testing::csr_with_row_lengths<double, std::int32_t, std::int32_t>(
-      4'500'000, 4'500'000,
-      [](std::int64_t i) { return i % 15 == 0 ? std::int64_t{32} : std::int64_t{1}; }, 140'627,
-      rng);
-  int device = 0;
-  int l2_bytes = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device), cudaSuccess);
-  const std::int64_t held_rows = l2_bytes / 2 / 32;
-  const double held_entries = 300'000.0 * 32 + static_cast<double>(held_rows - 300'000);
-  const std::string note = "transposed products not taken: the " + std::to_string(held_rows) +
-                           " longest rows, whose x half of L2 holds, hold " +
-                           std::to_string(std::lround(100 * held_entries / 13'800'000)) +
-                           "% of the entries";
+// Nor where A^T's rows hold 48 entries or more on average: 80,000 rows of 64 random columns (A's
+// values 41 MB in fp64).
+TEST_F(CudaTransposeTiles, AutoKeepsRowsWhereATsRowsAreLong) {
+  const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
+      80'000, 80'000, kspmv::testing::RowShape{64, 64}, rng);
   const std::string described = described_after_transposed_call(host, -1.0);
-  EXPECT_NE(described.find(note), std::string::npos) << described;
+  EXPECT_NE(described.find("transposed products not taken: A^T's rows of 64.0 entries on average"),
+            std::string::npos)
+      << described;
 }
 
 }  // namespace

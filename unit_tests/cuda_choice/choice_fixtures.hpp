@@ -31,21 +31,7 @@ inline constexpr std::int64_t kLatencyBound = std::int64_t{1} << 20;
 inline constexpr std::int64_t kFarReach = std::int64_t{1} << 24;
 inline constexpr std::int64_t kUnknownReach = std::numeric_limits<std::int64_t>::max();
 
-// RowLengths' bucket of rows of `length` entries.
-inline int length_bucket(std::int64_t length) {
-  int bucket = 0;
-  for (; length > 0; length /= 2) ++bucket;
-  return bucket;
-}
-
-// `rows` rows of `length` entries added to `lengths`.
-inline void add_rows(RowLengths& lengths, std::int64_t rows, std::int64_t length) {
-  lengths.rows[length_bucket(length)] += rows;
-  lengths.entries[length_bucket(length)] += rows * length;
-}
-
-// rows x rows with `mean` entries a row (the rows' lengths all of the mean's bucket), the longest
-// `longest`, columns within `reach`.
+// rows x rows with `mean` entries a row, the longest `longest`, columns within `reach`.
 inline MatrixFacts square(std::int64_t rows, std::int64_t mean, std::int64_t longest,
                           std::int64_t reach = 16) {
   MatrixFacts facts;
@@ -54,7 +40,6 @@ inline MatrixFacts square(std::int64_t rows, std::int64_t mean, std::int64_t lon
   facts.entries = rows * mean;
   facts.longest_row = longest;
   facts.column_reach = reach;
-  add_rows(facts.row_lengths, rows, mean);
   return facts;
 }
 

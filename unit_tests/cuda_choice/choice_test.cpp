@@ -416,14 +416,14 @@ TEST(CudaChoice, TransposeTilesTriedPastTheLatencyBoundOrWhenAskedFor) {
   EXPECT_EQ(products_at.not_tried, "the products asked for");
 }
 
-// Auto takes the products for Algorithm::Auto past the latency bound where x (A's rows in x's
-// type) and the window of A's values that A^T's rows in flight gather from (the rows within the
-// column reach, both sides, of the mean row length, in the values' bytes) both exceed half of L2:
-// 26,214,400 bytes on the H100, 3,276,800 rows of fp64 x within it, and 2 x 102,399 + 1 rows of 16
-// fp64 values within it, one more row past either; Auto's for one-vector calls only. Products
-// asked for takes them on any matrix with entries, for every call, whatever the algorithm and
-// determinism, unless A's values are single precision under double vectors; Rows and Tiles never.
-TEST(CudaChoice, TransposedProductsWhereXAndAsValuesFallOutOfL2) {
+// Auto takes the products for Algorithm::Auto past the latency bound where the window of A's
+// values that A^T's rows in flight gather from (the rows within the column reach, both sides, of
+// the mean row length, in the values' bytes) exceeds half of L2 (26,214,400 bytes on the H100: 2 x
+// 102,399 + 1 rows of 16 fp64 values within it, one more row past it) and A^T's rows hold fewer
+// than 48 entries on average; Auto's for one-vector calls only. Products asked for takes them on
+// any matrix with entries, for every call, whatever the algorithm and determinism, unless A's
+// values are single precision under double vectors; Rows and Tiles never.
+TEST(CudaChoice, TransposedProductsWhereAsValuesFallOutOfL2AndATsRowsAreShort) {
   const MatrixFacts within = square(4'000'000, 16, 16, 102'399);
   const MatrixFacts beyond = square(4'000'000, 16, 16, 102'400);
   const auto choice = [](const MatrixFacts& matrix, PlanRequest request,
@@ -446,13 +446,18 @@ TEST(CudaChoice, TransposedProductsWhereXAndAsValuesFallOutOfL2) {
       choice(square(8'000'000, 16, 16, kUnknownReach), transposed(TransposedForm::Auto), fp32())
           .taken);
   EXPECT_FALSE(choice(stencil(), transposed(TransposedForm::Auto)).taken);
-  const MatrixFacts x_within = square(3'276'800, 16, 16, kFarReach);
-  const MatrixFacts x_beyond = square(3'276'801, 16, 16, kFarReach);
-  EXPECT_EQ(choice(x_within, transposed(TransposedForm::Auto)).not_taken,
-            "x, 26214400 bytes, fits in half of L2");
-  EXPECT_TRUE(choice(x_beyond, transposed(TransposedForm::Auto)).taken);
-  EXPECT_EQ(choice(power_law(), transposed(TransposedForm::Auto)).not_taken,
-            "x, 16000000 bytes, fits in half of L2");
+  // x need not exceed half of L2: the power-law matrix's is 16 MB.
+  EXPECT_TRUE(choice(power_law(), transposed(TransposedForm::Auto)).taken);
+
+  // A^T's rows of 48 entries on average or more: 16M entries in 333,333 columns; one column more
+  // and they hold fewer.
+  MatrixFacts long_columns = square(1'000'000, 16, 16, kFarReach);
+  long_columns.cols = 333'334;
+  EXPECT_TRUE(choice(long_columns, transposed(TransposedForm::Auto)).taken);
+  long_columns.cols = 333'333;
+  EXPECT_EQ(choice(long_columns, transposed(TransposedForm::Auto)).not_taken,
+            "A^T's rows of 48.0 entries on average");
+  EXPECT_TRUE(choice(long_columns, transposed(TransposedForm::Products)).taken);
 
   MatrixFacts below = beyond;
   below.entries = kLatencyBound - 1;
@@ -483,28 +488,6 @@ TEST(CudaChoice, TransposedProductsWhereXAndAsValuesFallOutOfL2) {
             "2^31 rows or more, past a tile's 32-bit rows");
   EXPECT_FALSE(choice(square(0, 0, 0), transposed(TransposedForm::Products)).taken);
 
-  // Nor where the 819,200 longest rows (x's sectors in half of the H100's L2) hold half of the
-  // entries or more: 819,200 rows of 4 beside 3,276,800 rows of 1 hold half; one more row of 1 and
-  // they hold less. Asked for by name, the products serve there too.
-  MatrixFacts long_rows_hold_half = square(4'096'000, 1, 4, kFarReach);
-  long_rows_hold_half.row_lengths = {};
-  add_rows(long_rows_hold_half.row_lengths, 819'200, 4);
-  add_rows(long_rows_hold_half.row_lengths, 3'276'800, 1);
-  long_rows_hold_half.entries = 6'553'600;
-  EXPECT_EQ(choice(long_rows_hold_half, transposed(TransposedForm::Auto)).not_taken,
-            "the 819200 longest rows, whose x half of L2 holds, hold 50% of the entries");
-  EXPECT_TRUE(choice(long_rows_hold_half, transposed(TransposedForm::Products)).taken);
-  MatrixFacts long_rows_hold_less = long_rows_hold_half;
-  add_rows(long_rows_hold_less.row_lengths, 1, 1);
-  ++long_rows_hold_less.rows;
-  ++long_rows_hold_less.cols;
-  ++long_rows_hold_less.entries;
-  EXPECT_TRUE(choice(long_rows_hold_less, transposed(TransposedForm::Auto)).taken);
-  // Complex double x, 16 bytes an entry, still takes a sector a row.
-  EXPECT_EQ(
-      choice(long_rows_hold_half, transposed(TransposedForm::Auto), complex_double()).not_taken,
-      "the 819200 longest rows, whose x half of L2 holds, hold 50% of the entries");
-
   // Auto's products serve one-vector calls; asked for by name, every call.
   EXPECT_FALSE(auto_beyond.asked);
   EXPECT_TRUE(sums_products(auto_beyond, 1));
@@ -514,25 +497,6 @@ TEST(CudaChoice, TransposedProductsWhereXAndAsValuesFallOutOfL2) {
   EXPECT_TRUE(asked.asked);
   EXPECT_TRUE(sums_products(asked, 1));
   EXPECT_TRUE(sums_products(asked, 3));
-}
-
-// The longest rows' share of the entries, the rows of a bucket taken as alike: 100 rows of 4-7
-// entries (500 in all) and 1000 rows of 1.
-TEST(CudaChoice, ShareOfTheLongestRows) {
-  RowLengths lengths;
-  EXPECT_EQ(lengths.share_of_longest(10), 0.0);  // no entries
-  add_rows(lengths, 1000, 1);
-  lengths.rows[length_bucket(5)] = 100;
-  lengths.entries[length_bucket(5)] = 500;
-  EXPECT_DOUBLE_EQ(lengths.share_of_longest(0), 0.0);
-  EXPECT_DOUBLE_EQ(lengths.share_of_longest(50), 250.0 / 1500.0);
-  EXPECT_DOUBLE_EQ(lengths.share_of_longest(100), 500.0 / 1500.0);
-  EXPECT_DOUBLE_EQ(lengths.share_of_longest(600), 1000.0 / 1500.0);
-  EXPECT_DOUBLE_EQ(lengths.share_of_longest(5000), 1.0);
-  EXPECT_EQ(length_bucket(0), 0);
-  EXPECT_EQ(length_bucket(1), 1);
-  EXPECT_EQ(length_bucket(4), 3);
-  EXPECT_EQ(length_bucket(7), 3);
 }
 
 TEST(CudaChoice, ReachQuantile) {

@@ -1,67 +1,31 @@
 #pragma once
 // The analysis the plan runs on the device: the longest row (the mean is known on the host), the
-// rows too long for one group of lanes of a rank-2 call, the steps Vector's warps would take, the
-// rows and entries by row length, and how far from the diagonal a sample of rows reaches for its
-// columns. Reads the row map once and a few thousand rows of column indices, far less than one
-// SpMV reads.
+// rows too long for one group of lanes of a rank-2 call, the steps Vector's warps would take, and
+// how far from the diagonal a sample of rows reaches for its columns. Reads the row map once and a
+// few thousand rows of column indices, far less than one SpMV reads.
 
 #include <cstdint>
-
-#include "plan/matrix_facts.hpp"
 
 namespace kspmv::cuda::detail {
 
 // What the row lengths say, where row_lengths_kernel accumulates them.
-inline constexpr int kLongestRow = 0;
-inline constexpr int kLongRows = 1;
-inline constexpr int kLongRowEntriesInAll = 2;
-inline constexpr int kVectorWarpSteps = 3;
-inline constexpr int kRowsByLength = 4;  // kLengthBuckets words (matrix_facts.hpp's RowLengths)
-inline constexpr int kEntriesByLength = kRowsByLength + kLengthBuckets;
-inline constexpr int kRowLengthFigures = kEntriesByLength + kLengthBuckets;
-
-// Adds the warp's rows to a block's counts by length bucket: one pass and one atomic a bucket
-// present in the warp, its lanes' lengths summed by shuffles (a shared atomic a row would
-// serialise the 32 lanes of rows of one length). `in_range`: the lane holds a row; a negative
-// length (a malformed row map, which the plan rejects) counts as empty.
-__device__ inline void count_rows_by_length(bool in_range, std::int64_t length,
-                                            unsigned long long* rows, unsigned long long* entries) {
-  if (length < 0) length = 0;
-  const int bucket = 64 - __clzll(static_cast<long long>(length));
-  unsigned pending = __ballot_sync(0xffffffffu, in_range);
-  while (pending != 0) {
-    const int counted = __shfl_sync(0xffffffffu, bucket, __ffs(pending) - 1);
-    const bool member = in_range && bucket == counted;
-    const unsigned members = __ballot_sync(0xffffffffu, member);
-    auto sum = member ? static_cast<unsigned long long>(length) : 0ull;
-    for (int offset = 16; offset > 0; offset /= 2) {
-      sum += __shfl_down_sync(0xffffffffu, sum, offset);
-    }
-    if (threadIdx.x % 32 == 0) {
-      atomicAdd(rows + counted, static_cast<unsigned long long>(__popc(members)));
-      atomicAdd(entries + counted, sum);
-    }
-    pending &= ~members;
-  }
-}
+enum RowLengthFigure {
+  kLongestRow,
+  kLongRows,
+  kLongRowEntriesInAll,
+  kVectorWarpSteps,
+  kRowLengthFigures
+};
 
 // figures[kLongestRow] = the longest row's length; figures[kLongRows] = how many rows are longer
 // than long_row_entries, figures[kLongRowEntriesInAll] = how many entries they hold together;
 // figures[kVectorWarpSteps] = the steps of `step_entries` entries a row that the warps of a Vector
 // launch with `vector_lanes` lanes a row would take, each warp as many as its longest row needs
-// (rows r of a warp: those with the same r / (32 / vector_lanes)); figures[kRowsByLength + b] and
-// figures[kEntriesByLength + b] = the rows of RowLengths' bucket b and their entries.
+// (rows r of a warp: those with the same r / (32 / vector_lanes)).
 template <class Offset>
 __global__ void row_lengths_kernel(const Offset* row_map, std::int64_t num_rows,
                                    std::int64_t long_row_entries, int vector_lanes,
                                    std::int64_t step_entries, unsigned long long* figures) {
-  __shared__ unsigned long long block_rows[kLengthBuckets];
-  __shared__ unsigned long long block_entries[kLengthBuckets];
-  for (int b = threadIdx.x; b < kLengthBuckets; b += blockDim.x) {
-    block_rows[b] = 0;
-    block_entries[b] = 0;
-  }
-  __syncthreads();
   unsigned long long longest = 0;
   unsigned long long long_rows = 0;
   unsigned long long long_row_total = 0;
@@ -75,7 +39,6 @@ __global__ void row_lengths_kernel(const Offset* row_map, std::int64_t num_rows,
     const std::int64_t row = base + threadIdx.x % 32;
     const auto length = row < num_rows ? static_cast<std::int64_t>(row_map[row + 1] - row_map[row])
                                        : std::int64_t{0};
-    count_rows_by_length(row < num_rows, length, block_rows, block_entries);
     longest = max(longest, static_cast<unsigned long long>(length));
     if (length > long_row_entries) {
       ++long_rows;
@@ -100,13 +63,6 @@ __global__ void row_lengths_kernel(const Offset* row_map, std::int64_t num_rows,
       atomicAdd(figures + kLongRowEntriesInAll, long_row_total);
     }
     if (warp_steps != 0) atomicAdd(figures + kVectorWarpSteps, warp_steps);
-  }
-  __syncthreads();
-  for (int b = threadIdx.x; b < kLengthBuckets; b += blockDim.x) {
-    if (block_rows[b] != 0) {
-      atomicAdd(figures + kRowsByLength + b, block_rows[b]);
-      atomicAdd(figures + kEntriesByLength + b, block_entries[b]);
-    }
   }
 }
 

@@ -58,10 +58,6 @@ MatrixFacts analyse(const CsrMatrix<MatrixScalar, Ordinal, Offset>& A, const Lau
   facts.long_rows = static_cast<std::int64_t>(result[kLongRows]);
   facts.long_row_entries_in_all = static_cast<std::int64_t>(result[kLongRowEntriesInAll]);
   facts.vector_warp_steps = static_cast<std::int64_t>(result[kVectorWarpSteps]);
-  for (int b = 0; b < kLengthBuckets; ++b) {
-    facts.row_lengths.rows[b] = static_cast<std::int64_t>(result[kRowsByLength + b]);
-    facts.row_lengths.entries[b] = static_cast<std::int64_t>(result[kEntriesByLength + b]);
-  }
   facts.column_reach = reach_quantile(result + kRowLengthFigures, kReachBuckets, 0.9);
   facts.malformed = result[kMalformedFigure] != 0;
   return facts;

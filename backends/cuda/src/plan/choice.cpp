@@ -84,10 +84,14 @@ void choose_column_forms(const PlanInputs& inputs, Choice& choice) {
   }
 }
 
-std::string gigabytes_text(double bytes) {
+std::string one_decimal(double value) {
   std::ostringstream text;
-  text << std::fixed << std::setprecision(1) << bytes * 1e-9;
+  text << std::fixed << std::setprecision(1) << value;
   return text.str();
+}
+
+std::string gigabytes_text(double bytes) {
+  return one_decimal(bytes * 1e-9);
 }
 
 // Auto's Vector on a latency-bound matrix, rank 2: the most slots whose threads stay within the
@@ -331,15 +335,11 @@ std::int64_t transposed_gather_window_bytes(const PlanInputs& inputs) {
   return static_cast<std::int64_t>(rows * matrix.mean_row_length()) * value_bytes;
 }
 
-// A^T's rows gather x at A's rows and A's values through the permutation; where x and the window
-// of A's values both exceed half of L2, each of those gathers is a DRAM sector of its own. The
-// products read A and x in A's order, and gather only the products, within blocks of A^T's rows.
-// Measured (H200, fp64 / fp32, DR-42), A^T's rows' time over the products': 20M short rows (x 160
-// / 80 MB) 1.51x / 1.93x, 4M rows with a few dense ones (32 / 16 MB) 1.17x / 1.29x; but 2M rows of
-// 16 random columns (16 / 8 MB) 1.00x / 1.15x, power-law rows 0.84x / 0.84x, 100,000 rows of 100
-// 0.51x / 0.69x: where x fits in L2 the gathers of A^T's rows hit it, and the products' first
-// launch, whose stores scatter, costs about what it saves. Nor do they serve where long rows hold
-// most entries, whose x L2 keeps however large x is (kTransposedProductsHeldEntryShare).
+// A^T's rows gather A's values through the permutation; where the window of A's values they
+// gather from exceeds half of L2, each gather is a DRAM sector of its own. The products read A and
+// x in A's order, write the products in runs of whole sectors, and gather only the products, from
+// within a block of A^T's rows that L2 holds. They cost about the same a nonzero whatever the
+// shape, while A^T's rows cost less a nonzero the longer they are (kTransposedProductsRowsFrom).
 TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
   const TransposedForm asked = inputs.request.transposed_form;
   TransposedProductsChoice choice;
@@ -372,24 +372,15 @@ TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
     return choice;
   }
   const std::int64_t half_l2 = inputs.device.l2_bytes / 2;
-  const std::int64_t x_bytes = inputs.matrix.rows * inputs.types.sum_bytes;
-  if (x_bytes <= half_l2) {
-    choice.not_taken = "x, " + std::to_string(x_bytes) + " bytes, fits in half of L2";
-    return choice;
-  }
   const std::int64_t window = transposed_gather_window_bytes(inputs);
   if (window <= half_l2) {
     choice.not_taken =
         "A's values within reach, " + std::to_string(window) + " bytes, fit in half of L2";
     return choice;
   }
-  const std::int64_t held_rows =
-      half_l2 / std::max<std::int64_t>(kSectorBytes, inputs.types.sum_bytes);
-  const double held_share = inputs.matrix.row_lengths.share_of_longest(held_rows);
-  if (held_share >= kTransposedProductsHeldEntryShare) {
-    choice.not_taken = "the " + std::to_string(held_rows) + " longest rows, whose x half of L2 " +
-                       "holds, hold " + std::to_string(std::lround(100 * held_share)) +
-                       "% of the entries";
+  const double transposed_mean = inputs.matrix.mean_column_length();
+  if (transposed_mean >= kTransposedProductsRowsFrom) {
+    choice.not_taken = "A^T's rows of " + one_decimal(transposed_mean) + " entries on average";
     return choice;
   }
   choice.taken = true;

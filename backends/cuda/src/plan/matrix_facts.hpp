@@ -2,38 +2,12 @@
 // What the plan's analysis (analysis.cuh) measures of A's structure, as a plain value: the input of
 // Auto's choice (choice.hpp) and of describe(). No CUDA header.
 
-#include <algorithm>
-#include <array>
 #include <cstdint>
 #include <limits>
 
 #include "plan/tuning.hpp"
 
 namespace kspmv::cuda::detail {
-
-// A's rows by length: bucket b holds the rows whose length is below 2^b and at least 2^(b-1)
-// (bucket 0: the empty rows), and how many entries they hold together.
-inline constexpr int kLengthBuckets = 64;
-struct RowLengths {
-  std::array<std::int64_t, kLengthBuckets> rows{};
-  std::array<std::int64_t, kLengthBuckets> entries{};
-
-  // The share of the entries that the `count` longest rows hold, the rows of a bucket taken as
-  // alike (0 where there are no entries).
-  double share_of_longest(std::int64_t count) const {
-    double rows_left = static_cast<double>(count);
-    double held = 0.0;
-    double all = 0.0;
-    for (int b = kLengthBuckets - 1; b >= 0; --b) {
-      all += static_cast<double>(entries[b]);
-      if (rows_left <= 0.0 || rows[b] == 0) continue;
-      const double taken = std::min(rows_left, static_cast<double>(rows[b]));
-      held += static_cast<double>(entries[b]) * taken / static_cast<double>(rows[b]);
-      rows_left -= taken;
-    }
-    return all == 0.0 ? 0.0 : held / all;
-  }
-};
 
 struct MatrixFacts {
   std::int64_t rows = 0;
@@ -46,7 +20,6 @@ struct MatrixFacts {
   // take, each as many as its longest row needs: every step a warp loads up to 32 x kVectorBatch
   // entries.
   std::int64_t vector_warp_steps = 0;
-  RowLengths row_lengths;
   // Nine in ten sampled entries lie within this many columns of the diagonal (a power of two;
   // the largest value where unknown: no rows).
   std::int64_t column_reach = std::numeric_limits<std::int64_t>::max();
@@ -56,6 +29,10 @@ struct MatrixFacts {
 
   double mean_row_length() const {
     return rows == 0 ? 0.0 : static_cast<double>(entries) / static_cast<double>(rows);
+  }
+  // A^T's: A's entries a column.
+  double mean_column_length() const {
+    return cols == 0 ? 0.0 : static_cast<double>(entries) / static_cast<double>(cols);
   }
   // The fraction of Vector's warp load slots that would hold an entry (1: no lane ever idles).
   double vector_step_fill() const {

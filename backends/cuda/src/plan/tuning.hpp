@@ -271,14 +271,14 @@ inline constexpr double kTransposeTilesMostRunsPerEntry = 0.25;
 // same with a tile's products in slot order, 300 and 310.
 inline constexpr std::int64_t kTransposedProductsBlockEntries = std::int64_t{1} << 20;
 
-// A^T's rows gather x at A's rows: the gathers at A's longest rows hit L2, which holds a 32-byte
-// sector of x for each of them. Auto's transposed products serve only where the longest rows whose
-// sectors fit in half of L2 hold less than this share of A's entries: about where the two break
-// even. Shares and A^T's rows' time over the products' (H200, 60 MiB of L2: 983,040 rows; fp64,
-// fp32, c128, c64; DR-42, DR-43): 20M rows of 1-4 entries 0.08, 1.01-1.93x; 4M rows of 8 and 40 of
-// 200,000 0.40, 1.00-1.29x; 2M rows of 16 0.49, 0.83-1.15x; 2M power-law rows 0.77, 0.80-0.84x.
-inline constexpr double kTransposedProductsHeldEntryShare = 0.5;
-inline constexpr std::int64_t kSectorBytes = 32;
+// Auto's transposed products serve where A^T's rows are shorter than this on average (A's
+// entries a column). Microseconds a million entries on an H200 (DR-44), the products against A^T's
+// rows, random columns past L2: fp64 18 against 37, 31, 23, 17 and 16 for rows of 8, 16, 32, 64 and
+// 100 entries; c128 28 against 45, 40, 30, 19 and 17; fp32 14 against 29, 24, 20, 16 and 15. The
+// products cost the same whatever the rows, while A^T's rows, each a warp's gathers in flight,
+// wait less a nonzero as they lengthen; the two cross between 32 and 64 in fp64 and c128, between
+// 64 and 100 in fp32.
+inline constexpr double kTransposedProductsRowsFrom = 48;
 
 // Vector: each lane loads this many entries of its stride before it waits for any (DR-19: 8 lanes
 // of 4 entries ran the stencil in 0.467 ms fp64, 0.369 fp32, against 1.10 ms for CUSP's 32 lanes of
