@@ -104,6 +104,9 @@ class PerformancePageTest(unittest.TestCase):
         lines = performance_page.targets_section([target(at_least=1.2)], self.dir.name)
         self.assertIn("| Goal (geometric mean) | fp64, y = A*x | 2 generated | 1.00x | >= 1.2x | "
                       "**missed** | `run.csv` | [DR-01](decisions/01-a-record.md) |", lines)
+        listed = performance_page.targets_section(
+            [target(matrices=["stencil27_20", "a", "b", "c"])], self.dir.name)
+        self.assertIn("| 1 named in `docs/performance_targets.json` |", listed[-2])
         noted = performance_page.targets_section([target(note="a note")], self.dir.name)
         self.assertTrue(noted[-2].endswith("[DR-01](decisions/01-a-record.md): a note |"))
         with self.assertRaises(SystemExit):  # a decision record that does not exist
@@ -115,6 +118,9 @@ class PerformancePageTest(unittest.TestCase):
                "path": self.run_file}
         table = performance_page.readme_table([run], [performance_page.summarise(run)])
         self.assertIn("| y = A*x | H100, raw API | 1.00x / - | 3.00x / - |", table)
+        complex_only = performance_page.readme_table(
+            [run], [[("kspmv/Auto", "c128", "H", "generated", 7, 1.5)]])
+        self.assertNotIn("A^H", complex_only)
         begin, end = performance_page.README_TABLE
         readme = f"intro\n{begin}\nold table\n{end}\nrest\n"
         self.assertEqual(performance_page.with_readme_table(readme, table), f"intro\n{begin}\n{table}\n{end}\nrest\n")

@@ -19,11 +19,12 @@ enum class TransposedForm {
   // A's plan where A's pattern is symmetric. Else, for Algorithm::Auto past the latency bound and
   // where A^T has fewer rows than the GPU has warp slots, the tiles where a tile's entries fall in
   // few column runs (at most one run in four entries). Else, for Algorithm::Auto past the latency
-  // bound, the products where neither x nor the part of A's values that A^T's rows in flight
-  // gather from fits in half of L2 (millions of rows, columns far from the diagonal) and A's
-  // values have x's type; else A^T's rows (or the atomic adds). Below the latency bound the second
-  // launch costs more than the reads save; where A^T's rows fill the GPU, reading them costs less
-  // than the tiles; where x or A's values in A^T's order come from L2, less than the products.
+  // bound, the products where the part of A's values that A^T's rows in flight gather from does
+  // not fit in half of L2 (columns far from the diagonal), A^T's rows hold fewer than 48 entries on
+  // average and A's values have x's type; else A^T's rows (or the atomic adds). Below the latency
+  // bound the second launch costs more than the reads save; where A^T's rows fill the GPU, reading
+  // them costs less than the tiles; where A's values in A^T's order come from L2, or A^T's long
+  // rows keep many gathers in flight, less than the products.
   Auto,
   // The tiles whenever A has entries and fewer than 2^31 rows, symmetric or not, whatever the
   // algorithm.

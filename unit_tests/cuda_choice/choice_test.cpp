@@ -449,14 +449,16 @@ TEST(CudaChoice, TransposedProductsWhereAsValuesFallOutOfL2AndATsRowsAreShort) {
   // x need not exceed half of L2: the power-law matrix's is 16 MB.
   EXPECT_TRUE(choice(power_law(), transposed(TransposedForm::Auto)).taken);
 
-  // A^T's rows of 48 entries on average or more: 16M entries in 333,333 columns; one column more
-  // and they hold fewer.
+  // A^T's rows of 48 entries on average or more: 48 x 333,333 entries in 333,333 columns; one entry
+  // fewer and they hold fewer.
   MatrixFacts long_columns = square(1'000'000, 16, 16, kFarReach);
-  long_columns.cols = 333'334;
-  EXPECT_TRUE(choice(long_columns, transposed(TransposedForm::Auto)).taken);
   long_columns.cols = 333'333;
+  long_columns.entries = 48 * long_columns.cols;
   EXPECT_EQ(choice(long_columns, transposed(TransposedForm::Auto)).not_taken,
             "A^T's rows of 48.0 entries on average");
+  --long_columns.entries;
+  EXPECT_TRUE(choice(long_columns, transposed(TransposedForm::Auto)).taken);
+  ++long_columns.entries;
   EXPECT_TRUE(choice(long_columns, transposed(TransposedForm::Products)).taken);
 
   MatrixFacts below = beyond;
