@@ -20,11 +20,11 @@ enum class TransposedForm {
   // where A^T has fewer rows than the GPU has warp slots, the tiles where a tile's entries fall in
   // few column runs (at most one run in four entries). Else, for Algorithm::Auto past the latency
   // bound, the products where the part of A's values that A^T's rows in flight gather from does
-  // not fit in half of L2 (columns far from the diagonal), A^T's rows hold fewer than 48 entries on
-  // average and A's values have x's type; else A^T's rows (or the atomic adds). Below the latency
-  // bound the second launch costs more than the reads save; where A^T's rows fill the GPU, reading
-  // them costs less than the tiles; where A's values in A^T's order come from L2, or A^T's long
-  // rows keep many gathers in flight, less than the products.
+  // not fit in half of L2 (columns far from the diagonal), those rows of A number more than 65,536
+  // a byte of value (524,288 at most) and A's values have x's type; else A^T's rows (or the atomic
+  // adds). Below the latency bound the second launch costs more than the reads save; where A^T's
+  // rows fill the GPU, reading them costs less than the tiles; where A's values in A^T's order come
+  // from L2, or L2 keeps a sector of each row they gather from, less than the products.
   Auto,
   // The tiles whenever A has entries and fewer than 2^31 rows, symmetric or not, whatever the
   // algorithm.

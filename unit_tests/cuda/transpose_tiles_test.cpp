@@ -187,7 +187,8 @@ TYPED_TEST(CudaTransposeTilesTest, BandsEmptyRowsAndLongRowsEqualTheReference) {
   this->expect_equal_reference(TransposedForm::Tiles, this->symmetric_band(12000));
 }
 
-// Fewer entries than one tile, and exactly one tile of 2048 (two where tiles hold 4096).
+// Fewer entries than one tile, and 2048 entries: exactly one tile of 2048 (two where tiles hold
+// 1024 or 4096).
 TYPED_TEST(CudaTransposeTilesTest, OnePartialTileEqualsTheReference) {
   KSPMV_SKIP_WITHOUT_GPU();
   SCOPED_TRACE(seed_message(this->seed));
@@ -265,11 +266,12 @@ class CudaTransposeTiles : public SeededGpuTest {
         rows, cols, kspmv::testing::RowShape{4, 12}, rng);
   }
 
+  template <class Scalar>
   void expect_hundred_identical_calls(const PlanOptions& options);
 };
 
 // The tiles, and the products with determinism on and off (asked for by name, the products serve
-// in place of the atomic adds).
+// in place of the atomic adds); the products also in complex double, whose tiles hold 1024 entries.
 TEST_F(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
   for (const auto& [form, deterministic] :
        {std::pair{TransposedForm::Tiles, true}, std::pair{TransposedForm::Products, true},
@@ -277,35 +279,39 @@ TEST_F(CudaTransposeTiles, HundredCallsAreBitwiseIdentical) {
     SCOPED_TRACE(to_string(form) + (deterministic ? "" : ", determinism off"));
     PlanOptions options = asking_for(form);
     options.deterministic = deterministic;
-    expect_hundred_identical_calls(options);
+    expect_hundred_identical_calls<double>(options);
   }
+  SCOPED_TRACE("complex double, the products");
+  expect_hundred_identical_calls<std::complex<double>>(asking_for(TransposedForm::Products));
 }
 
+template <class Scalar>
 void CudaTransposeTiles::expect_hundred_identical_calls(const PlanOptions& options) {
-  const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
+  const auto host = kspmv::testing::random_csr<Scalar, std::int32_t, std::int32_t>(
       50000, 256, kspmv::testing::RowShape{0, 32}, rng);
-  const DeviceCsr<double, std::int32_t, std::int32_t> A(host);
-  Plan<double, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get(),
+  const DeviceCsr<Scalar, std::int32_t, std::int32_t> A(host);
+  Plan<Scalar, std::int32_t, std::int32_t> plan(A.matrix(), Algorithm::Auto, stream().get(),
                                                 options);
-  const auto x = kspmv::testing::random_block<double>(host.num_rows, 1, rng);
-  const DeviceBlock<double> x_device(x, kContiguous);
-  const Block<double> y0{host.num_cols, 1, std::vector<double>(host.num_cols, 0.0)};
-  std::vector<double> first;
+  const auto x = kspmv::testing::random_block<Scalar>(host.num_rows, 1, rng);
+  const DeviceBlock<Scalar> x_device(x, kContiguous);
+  const Block<Scalar> y0{host.num_cols, 1, std::vector<Scalar>(host.num_cols, Scalar(0))};
+  const Scalar alpha(1.5);
+  std::vector<Scalar> first;
   for (int call = 0; call < 100; ++call) {
-    const DeviceBlock<double> y(y0, kContiguous);
-    plan.apply(Mode::Transpose, 1.5, A.matrix(), x_device.const_block(), 0.0, y.block(),
+    const DeviceBlock<Scalar> y(y0, kContiguous);
+    plan.apply(Mode::Transpose, alpha, A.matrix(), x_device.const_block(), Scalar(0), y.block(),
                stream().get());
     stream().synchronize();
     bool outside_untouched = false;
     const auto got = y.download(outside_untouched);
     if (call == 0) {
       first = got.data;
-      EXPECT_EQ(
-          reference::compare(
-              reference::spmv(Mode::Transpose, 1.5, kspmv::testing::arrays(host), x, 0.0, y0), got),
-          "");
+      EXPECT_EQ(reference::compare(reference::spmv(Mode::Transpose, alpha,
+                                                   kspmv::testing::arrays(host), x, Scalar(0), y0),
+                                   got),
+                "");
     } else {
-      ASSERT_EQ(std::memcmp(first.data(), got.data.data(), first.size() * sizeof(double)), 0)
+      ASSERT_EQ(std::memcmp(first.data(), got.data.data(), first.size() * sizeof(Scalar)), 0)
           << "call " << call << " differs from the first";
     }
   }
@@ -384,13 +390,14 @@ TEST_F(CudaTransposeTiles, AutoSumsProductsWhereAsValuesFallOutOfL2) {
       << banded;
 }
 
-// Nor where A^T's rows hold 48 entries or more on average: 80,000 rows of 64 random columns (A's
-// values 41 MB in fp64).
-TEST_F(CudaTransposeTiles, AutoKeepsRowsWhereATsRowsAreLong) {
+// Nor where A^T's rows gather from 524,288 rows of A or fewer in fp64 (65,536 a byte of value):
+// 80,000 rows of 64 random columns (A's values 41 MB).
+TEST_F(CudaTransposeTiles, AutoKeepsRowsWhereATsRowsGatherFromFewRows) {
   const auto host = kspmv::testing::random_csr<double, std::int32_t, std::int32_t>(
       80'000, 80'000, kspmv::testing::RowShape{64, 64}, rng);
   const std::string described = described_after_transposed_call(host, -1.0);
-  EXPECT_NE(described.find("transposed products not taken: A^T's rows of 64.0 entries on average"),
+  EXPECT_NE(described.find("transposed products not taken: A^T's rows gather from 80000 rows of "
+                           "A, at most 524288 for 8-byte values"),
             std::string::npos)
       << described;
 }

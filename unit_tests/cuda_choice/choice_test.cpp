@@ -419,47 +419,55 @@ TEST(CudaChoice, TransposeTilesTriedPastTheLatencyBoundOrWhenAskedFor) {
 // Auto takes the products for Algorithm::Auto past the latency bound where the window of A's
 // values that A^T's rows in flight gather from (the rows within the column reach, both sides, of
 // the mean row length, in the values' bytes) exceeds half of L2 (26,214,400 bytes on the H100: 2 x
-// 102,399 + 1 rows of 16 fp64 values within it, one more row past it) and A^T's rows hold fewer
-// than 48 entries on average; Auto's for one-vector calls only. Products asked for takes them on
-// any matrix with entries, for every call, whatever the algorithm and determinism, unless A's
-// values are single precision under double vectors; Rows and Tiles never.
-TEST(CudaChoice, TransposedProductsWhereAsValuesFallOutOfL2AndATsRowsAreShort) {
-  const MatrixFacts within = square(4'000'000, 16, 16, 102'399);
-  const MatrixFacts beyond = square(4'000'000, 16, 16, 102'400);
+// 409,599 + 1 rows of 4 fp64 values within it, one more row past it) and those rows number more
+// than 65,536 a byte of value, at most 524,288 (fp64's); Auto's for one-vector calls only. Products
+// asked for takes them on any matrix with entries, for every call, whatever the algorithm and
+// determinism, unless A's values are single precision under double vectors; Rows and Tiles never.
+TEST(CudaChoice, TransposedProductsWhereAsValuesFallOutOfL2FromManyRows) {
+  const MatrixFacts within = square(4'000'000, 4, 4, 409'599);
+  const MatrixFacts beyond = square(4'000'000, 4, 4, 409'600);
   const auto choice = [](const MatrixFacts& matrix, PlanRequest request,
                          ValueTypes types = fp64()) {
     return transposed_products_choice(inputs(matrix, h100(), request, types));
   };
-  EXPECT_EQ(transposed_gather_window_bytes(inputs(within)), 26'214'272);
-  EXPECT_EQ(transposed_gather_window_bytes(inputs(beyond)), 26'214'528);
+  EXPECT_EQ(transposed_gather_rows(beyond), 819'201);
+  EXPECT_EQ(transposed_gather_window_bytes(inputs(within)), 26'214'368);
+  EXPECT_EQ(transposed_gather_window_bytes(inputs(beyond)), 26'214'432);
 
   const TransposedProductsChoice auto_beyond = choice(beyond, transposed(TransposedForm::Auto));
   EXPECT_TRUE(auto_beyond.taken);
   EXPECT_EQ(auto_beyond.not_taken, "");
   const TransposedProductsChoice auto_within = choice(within, transposed(TransposedForm::Auto));
   EXPECT_FALSE(auto_within.taken);
-  EXPECT_EQ(auto_within.not_taken, "A's values within reach, 26214272 bytes, fit in half of L2");
-  // In single precision the same reach holds half the bytes; an unknown reach means all of A (x of
-  // 8M rows: 32 MB).
+  EXPECT_EQ(auto_within.not_taken, "A's values within reach, 26214368 bytes, fit in half of L2");
+  // In single precision the same reach holds half the bytes; an unknown reach means all of A.
   EXPECT_FALSE(choice(beyond, transposed(TransposedForm::Auto), fp32()).taken);
   EXPECT_TRUE(
-      choice(square(8'000'000, 16, 16, kUnknownReach), transposed(TransposedForm::Auto), fp32())
+      choice(square(8'000'000, 4, 4, kUnknownReach), transposed(TransposedForm::Auto), fp32())
           .taken);
   EXPECT_FALSE(choice(stencil(), transposed(TransposedForm::Auto)).taken);
-  // x need not exceed half of L2: the power-law matrix's is 16 MB.
   EXPECT_TRUE(choice(power_law(), transposed(TransposedForm::Auto)).taken);
 
-  // A^T's rows of 48 entries on average or more: 48 x 333,333 entries in 333,333 columns; one entry
-  // fewer and they hold fewer.
-  MatrixFacts long_columns = square(1'000'000, 16, 16, kFarReach);
-  long_columns.cols = 333'333;
-  long_columns.entries = 48 * long_columns.cols;
-  EXPECT_EQ(choice(long_columns, transposed(TransposedForm::Auto)).not_taken,
-            "A^T's rows of 48.0 entries on average");
-  --long_columns.entries;
-  EXPECT_TRUE(choice(long_columns, transposed(TransposedForm::Auto)).taken);
-  ++long_columns.entries;
-  EXPECT_TRUE(choice(long_columns, transposed(TransposedForm::Products)).taken);
+  // The rows gathered from, past the window: 65,536 a byte of value (524,288 for complex double as
+  // for fp64) keep A^T's rows, one more takes the products, whatever A^T's rows hold (64 entries
+  // here); within reach, the rows within it count, not A's.
+  const auto random_columns = [](std::int64_t rows) { return square(rows, 64, 64, kUnknownReach); };
+  EXPECT_EQ(choice(random_columns(524'288), transposed(TransposedForm::Auto)).not_taken,
+            "A^T's rows gather from 524288 rows of A, at most 524288 for 8-byte values");
+  EXPECT_TRUE(choice(random_columns(524'289), transposed(TransposedForm::Auto)).taken);
+  EXPECT_FALSE(choice(random_columns(262'144), transposed(TransposedForm::Auto), fp32()).taken);
+  EXPECT_TRUE(choice(random_columns(262'145), transposed(TransposedForm::Auto), fp32()).taken);
+  EXPECT_EQ(
+      choice(random_columns(524'288), transposed(TransposedForm::Auto), complex_double()).not_taken,
+      "A^T's rows gather from 524288 rows of A, at most 524288 for 16-byte values");
+  EXPECT_TRUE(
+      choice(random_columns(524'289), transposed(TransposedForm::Auto), complex_double()).taken);
+  MatrixFacts tall = random_columns(3'000'000);
+  tall.cols = 600'000;  // A^T's rows of 320 entries
+  EXPECT_TRUE(choice(tall, transposed(TransposedForm::Auto)).taken);
+  EXPECT_EQ(choice(square(4'000'000, 16, 16, 102'400), transposed(TransposedForm::Auto)).not_taken,
+            "A^T's rows gather from 204801 rows of A, at most 524288 for 8-byte values");
+  EXPECT_TRUE(choice(random_columns(524'288), transposed(TransposedForm::Products)).taken);
 
   MatrixFacts below = beyond;
   below.entries = kLatencyBound - 1;

@@ -89,15 +89,16 @@ template <class Ordinal, class Offset>
 TransposedProducts<Ordinal, Offset> build_transposed_products(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_entries,
     const Offset* transposed_row_map, const Offset* source_entry, std::int64_t block_entries,
-    cudaStream_t stream) {
+    int tile_entries, cudaStream_t stream) {
   TransposedProducts<Ordinal, Offset> p;
   if (num_entries == 0) return p;
   const auto n = static_cast<std::size_t>(num_entries);
-  p.num_tiles = (num_entries + kTransposedProductsTile - 1) / kTransposedProductsTile;
+  p.num_tiles = (num_entries + tile_entries - 1) / tile_entries;
   p.tile_first_row = DeviceBuffer<Ordinal>(static_cast<std::size_t>(p.num_tiles) + 1);
-  tile_first_rows_kernel<kTransposedProductsTile>
-      <<<grid_for(p.num_tiles + 1, kThreads), kThreads, 0, stream>>>(row_map, num_rows, p.num_tiles,
-                                                                     p.tile_first_row.data());
+  const auto first_rows = tile_entries == 2048 ? tile_first_rows_kernel<2048, Ordinal, Offset>
+                                               : tile_first_rows_kernel<1024, Ordinal, Offset>;
+  first_rows<<<grid_for(p.num_tiles + 1, kThreads), kThreads, 0, stream>>>(
+      row_map, num_rows, p.num_tiles, p.tile_first_row.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
 
   // The sort ping-pongs between each pair of buffers; the slots are then computed from whichever
@@ -132,10 +133,11 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
   KSPMV_CUDA_CHECK(cudaGetLastError());
   p.staged_position = DeviceBuffer<std::uint16_t>(n);
   p.slot_of_staged = DeviceBuffer<Offset>(n);
-  stage_tile_slots_kernel<kTransposedProductsTile>
-      <<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(
-          entries, transposed_row_map, slot_of_entry.data(), num_entries, block_entries, end_bit,
-          p.staged_position.data(), p.slot_of_staged.data());
+  const auto stage = tile_entries == 2048 ? stage_tile_slots_kernel<2048, Ordinal, Offset>
+                                          : stage_tile_slots_kernel<1024, Ordinal, Offset>;
+  stage<<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(
+      entries, transposed_row_map, slot_of_entry.data(), num_entries, block_entries, end_bit,
+      p.staged_position.data(), p.slot_of_staged.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   // The temporaries are freed on return: wait until the device is done with them.
   KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -145,7 +147,7 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
 #define KSPMV_INSTANTIATE_TRANSPOSED_PRODUCTS(ORDINAL, OFFSET)                                 \
   template TransposedProducts<ORDINAL, OFFSET> build_transposed_products<ORDINAL, OFFSET>(     \
       const OFFSET*, const ORDINAL*, std::int64_t, std::int64_t, const OFFSET*, const OFFSET*, \
-      std::int64_t, cudaStream_t);
+      std::int64_t, int, cudaStream_t);
 KSPMV_FOR_EACH_INDEX_PAIR(KSPMV_INSTANTIATE_TRANSPOSED_PRODUCTS)
 #undef KSPMV_INSTANTIATE_TRANSPOSED_PRODUCTS
 

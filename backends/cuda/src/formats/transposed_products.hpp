@@ -34,18 +34,23 @@ struct TransposedProducts {
   DeviceBuffer<Offset> slot_of_transposed_entry;  // per entry of A^T, where its product is
 };
 
-// Entries a block of the first launch reads (8 KB of shared memory for their rows, and up to 32 KB
-// for their products; a place in a tile fits 16 bits).
-constexpr int kTransposedProductsTile = 2048;
+// Entries a block of the first launch reads, with 4 bytes each of shared memory for their rows
+// beside their products: 2048 of 4 or 8 bytes (24 KB at most), 1024 of 16 (20 KB; 2048 took 40 KB
+// and held the launch to 24% occupancy in complex double, DR-45). A place in a tile fits 16 bits.
+template <class DeviceValue>
+constexpr int transposed_products_tile_entries() {
+  return sizeof(DeviceValue) > 8 ? 1024 : 2048;
+}
 
 // The slots of A's entries: a stable radix sort of A's entry positions by the block of A^T's rows
 // that holds each (where its column's row of A^T starts, over block_entries), then each tile's
-// entries sorted by block in shared memory for the places. transposed_row_map and source_entry:
-// A^T's structure. Waits for the stream.
+// entries sorted by block in shared memory for the places, tiles of `tile_entries` (1024 or 2048)
+// as the first launch will read them. transposed_row_map and source_entry: A^T's structure. Waits
+// for the stream.
 template <class Ordinal, class Offset>
 TransposedProducts<Ordinal, Offset> build_transposed_products(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_entries,
     const Offset* transposed_row_map, const Offset* source_entry, std::int64_t block_entries,
-    cudaStream_t stream);
+    int tile_entries, cudaStream_t stream);
 
 }  // namespace kspmv::cuda::detail

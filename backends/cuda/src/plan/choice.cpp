@@ -324,22 +324,27 @@ TransposeTilesTrial transpose_tiles_trial(const PlanInputs& inputs) {
   return trial;
 }
 
+std::int64_t transposed_gather_rows(const MatrixFacts& matrix) {
+  if (!matrix.column_reach_known() || matrix.column_reach >= matrix.rows / 2) return matrix.rows;
+  return 2 * matrix.column_reach + 1;
+}
+
 std::int64_t transposed_gather_window_bytes(const PlanInputs& inputs) {
   const MatrixFacts& matrix = inputs.matrix;
   const std::int64_t value_bytes =
       inputs.types.widened_values ? inputs.types.sum_bytes / 2 : inputs.types.sum_bytes;
-  if (!matrix.column_reach_known() || matrix.column_reach >= matrix.rows / 2) {
-    return matrix.entries * value_bytes;
-  }
-  const double rows = static_cast<double>(2 * matrix.column_reach + 1);
-  return static_cast<std::int64_t>(rows * matrix.mean_row_length()) * value_bytes;
+  const std::int64_t rows = transposed_gather_rows(matrix);
+  if (rows == matrix.rows) return matrix.entries * value_bytes;
+  return static_cast<std::int64_t>(static_cast<double>(rows) * matrix.mean_row_length()) *
+         value_bytes;
 }
 
 // A^T's rows gather A's values through the permutation; where the window of A's values they
-// gather from exceeds half of L2, each gather is a DRAM sector of its own. The products read A and
-// x in A's order, write the products in runs of whole sectors, and gather only the products, from
-// within a block of A^T's rows that L2 holds. They cost about the same a nonzero whatever the
-// shape, while A^T's rows cost less a nonzero the longer they are (kTransposedProductsRowsFrom).
+// gather from exceeds half of L2, each gather is a DRAM sector of its own, unless the rows of A
+// they gather from are few enough that L2 keeps a sector of each between the columns that share it
+// (transposed_products_gather_rows_from). The products read A and x in A's order, write the
+// products in runs of whole sectors, and gather only the products, from within a block of A^T's
+// rows that L2 holds: about 3 value bytes a nonzero whatever the shape.
 TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
   const TransposedForm asked = inputs.request.transposed_form;
   TransposedProductsChoice choice;
@@ -378,9 +383,12 @@ TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
         "A's values within reach, " + std::to_string(window) + " bytes, fit in half of L2";
     return choice;
   }
-  const double transposed_mean = inputs.matrix.mean_column_length();
-  if (transposed_mean >= kTransposedProductsRowsFrom) {
-    choice.not_taken = "A^T's rows of " + one_decimal(transposed_mean) + " entries on average";
+  const std::int64_t rows = transposed_gather_rows(inputs.matrix);
+  const std::int64_t most_rows = transposed_products_gather_rows_from(inputs.types.sum_bytes);
+  if (rows <= most_rows) {
+    choice.not_taken = "A^T's rows gather from " + std::to_string(rows) + " rows of A, at most " +
+                       std::to_string(most_rows) + " for " +
+                       std::to_string(inputs.types.sum_bytes) + "-byte values";
     return choice;
   }
   choice.taken = true;

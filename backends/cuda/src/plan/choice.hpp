@@ -119,8 +119,10 @@ TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs);
 inline bool sums_products(const TransposedProductsChoice& choice, std::int64_t vectors) {
   return choice.taken && (vectors == 1 || choice.asked);
 }
-// The bytes of A's values that the rows of A^T in flight gather from: A's rows within the column
-// reach of theirs, both sides (all of A where the reach is unknown or spans half of it).
+// The rows of A that the rows of A^T in flight gather from: those within the column reach of
+// theirs, both sides (all of A where the reach is unknown or spans half of it); and the bytes of
+// A's values they hold.
+std::int64_t transposed_gather_rows(const MatrixFacts& matrix);
 std::int64_t transposed_gather_window_bytes(const PlanInputs& inputs);
 
 // x of a rank-2 call as the rules see it: rows, vectors, and the distance between vectors (1: x's

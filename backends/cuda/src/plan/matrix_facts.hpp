@@ -30,10 +30,6 @@ struct MatrixFacts {
   double mean_row_length() const {
     return rows == 0 ? 0.0 : static_cast<double>(entries) / static_cast<double>(rows);
   }
-  // A^T's: A's entries a column.
-  double mean_column_length() const {
-    return cols == 0 ? 0.0 : static_cast<double>(entries) / static_cast<double>(cols);
-  }
   // The fraction of Vector's warp load slots that would hold an entry (1: no lane ever idles).
   double vector_step_fill() const {
     return vector_warp_steps == 0

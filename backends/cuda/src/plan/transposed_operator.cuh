@@ -153,7 +153,8 @@ class TransposedOperator {
     const Matrix& A = a_plan.matrix();
     auto products = build_transposed_products(
         A.row_map, A.entries, a_plan.num_rows(), a_plan.num_entries(), structure_.row_map.data(),
-        structure_.source_entry.data(), kTransposedProductsBlockEntries, stream);
+        structure_.source_entry.data(), kTransposedProductsBlockEntries,
+        transposed_products_tile_entries<device_t<Scalar>>(), stream);
     product_values_ = DeviceBuffer<Scalar>(static_cast<std::size_t>(a_plan.num_entries()));
     one_ = DeviceBuffer<Scalar>(1);
     const Scalar one(1);
@@ -181,7 +182,7 @@ class TransposedOperator {
           const ScatterProductsArguments<T, T, Ordinal, Offset> args{
               reading_a(a_values, call, j, p.tile_first_row.data()), p.staged_position.data(),
               p.slot_of_staged.data(), to_device(product_values_.data())};
-          scatter_products_kernel<kTransposedProductsTile>
+          scatter_products_kernel<transposed_products_tile_entries<T>()>
               <<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(args);
           KSPMV_CUDA_CHECK(cudaGetLastError());
         }

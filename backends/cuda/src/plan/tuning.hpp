@@ -271,14 +271,18 @@ inline constexpr double kTransposeTilesMostRunsPerEntry = 0.25;
 // same with a tile's products in slot order, 300 and 310.
 inline constexpr std::int64_t kTransposedProductsBlockEntries = std::int64_t{1} << 20;
 
-// Auto's transposed products serve where A^T's rows are shorter than this on average (A's
-// entries a column). Microseconds a million entries on an H200 (DR-44), the products against A^T's
-// rows, random columns past L2: fp64 18 against 37, 31, 23, 17 and 16 for rows of 8, 16, 32, 64 and
-// 100 entries; c128 28 against 45, 40, 30, 19 and 17; fp32 14 against 29, 24, 20, 16 and 15. The
-// products cost the same whatever the rows, while A^T's rows, each a warp's gathers in flight,
-// wait less a nonzero as they lengthen; the two cross between 32 and 64 in fp64 and c128, between
-// 64 and 100 in fp32.
-inline constexpr double kTransposedProductsRowsFrom = 48;
+// Auto's transposed products serve where A^T's rows in flight gather from more rows of A than this
+// (transposed_gather_rows), for values of `value_bytes`. Each gather brings a sector of A's values
+// to L2, which serves the next columns of that row only while L2 keeps a sector for every row
+// gathered from; the products cost about 3 value bytes a nonzero whatever the shape. Crossings on
+// an H200 (DR-44 and DR-45: random columns, square, tall and wide, A^T's rows of 4 to 320): fp32
+// between 100,000 and 300,000 rows (200,000 a tie), fp64 between 400,000 (rows 5% faster) and
+// 500,000 (products 5% faster), complex double between 400,000 and 600,000 once its products'
+// tiles hold 1024 entries. DR-44's bar, A^T's rows shorter than 48 on average, chose the slower
+// form on 13 of 24 held-out shapes, A^T's rows of 80 gathered from 2M rows of A at 1.6x.
+inline std::int64_t transposed_products_gather_rows_from(std::int64_t value_bytes) {
+  return std::int64_t{65536} * (value_bytes < 8 ? value_bytes : 8);
+}
 
 // Vector: each lane loads this many entries of its stride before it waits for any (DR-19: 8 lanes
 // of 4 entries ran the stencil in 0.467 ms fp64, 0.369 fp32, against 1.10 ms for CUSP's 32 lanes of
