@@ -275,11 +275,12 @@ inline constexpr std::int64_t kTransposedProductsBlockEntries = std::int64_t{1} 
 // (transposed_gather_rows), for values of `value_bytes`. Each gather brings a sector of A's values
 // to L2, which serves the next columns of that row only while L2 keeps a sector for every row
 // gathered from; the products cost about 3 value bytes a nonzero whatever the shape. Crossings on
-// an H200 (DR-44 and DR-45: random columns, square, tall and wide, A^T's rows of 4 to 320): fp32
+// an H200 (DR-44 and DR-45: random columns, square, tall and wide, A^T's rows of 2.5 to 100): fp32
 // between 100,000 and 300,000 rows (200,000 a tie), fp64 between 400,000 (rows 5% faster) and
-// 500,000 (products 5% faster), complex double between 400,000 and 600,000 once its products'
-// tiles hold 1024 entries. DR-44's bar, A^T's rows shorter than 48 on average, chose the slower
-// form on 13 of 24 held-out shapes, A^T's rows of 80 gathered from 2M rows of A at 1.6x.
+// 500,000 (products 5% faster), complex double between 600,000 (rows 4% faster) and 750,000 once
+// its products' tiles hold 1024 entries. DR-44's bar, A^T's rows shorter than 48 on average, chose
+// the slower form by over 5% on 13 of 24 held-out cases, A^T's rows of 80 gathered from 2M rows of
+// A at 1.6x.
 inline std::int64_t transposed_products_gather_rows_from(std::int64_t value_bytes) {
   return std::int64_t{65536} * (value_bytes < 8 ? value_bytes : 8);
 }
