@@ -91,6 +91,16 @@ __device__ inline T widen(V value) {
 }
 
 template <class T>
+__host__ __device__ constexpr T one() {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return T(1);
+  } else {
+    using Real = typename T::real_type;
+    return {Real(1), Real(0)};
+  }
+}
+
+template <class T>
 __device__ inline T conjugate_if(T value, bool conjugate) {
   if constexpr (std::is_arithmetic_v<T>) {
     return value;

@@ -3,7 +3,7 @@
 // rows would gather A's values and x from all over DRAM. Two launches a call. The first reads A in
 // its own order, a tile of entries a block (kernels/tile_rows.cuh), and writes each product
 // op(a(i, j)) x(i) to the entry's slot; the second is the plan of A^T's rows over the products,
-// each read through its slot, times a vector of ones that every lane reads from one address. The
+// each read through its slot and summed along its row, no column read (formats/no_columns.cuh). The
 // slots group the products by blocks of A^T's rows (whole rows, about `block_entries` entries a
 // block), in A's order within a block, so that the second launch reads a block's products from one
 // small region that L2 holds while its rows are summed: 16.5 bytes a nonzero on 2M rows of 16

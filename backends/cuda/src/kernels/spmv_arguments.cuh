@@ -9,6 +9,7 @@
 
 #include "device/device_scalar.cuh"
 #include "formats/column_form.hpp"
+#include "formats/no_columns.cuh"
 #include "formats/own_columns.cuh"
 
 namespace kspmv::cuda::detail {
@@ -19,7 +20,8 @@ namespace kspmv::cuda::detail {
 // precision counterpart, widened on load (products and sums in T). Columns: the form in which a
 // kernel that knows the row reads its columns (OwnColumns or a compressed form of formats/:
 // row_columns(row, begin), then compressed_column(entry, row, base) in a row whose columns are
-// compressed); kernels that do not know it read A's own (column(entry)).
+// compressed); kernels that do not know it read A's own (column(entry)); NoColumns: none is read,
+// and every entry's x is one.
 template <class T, class Ordinal, class Offset, bool GatheredValues = false, class MatrixValue = T,
           class Columns = OwnColumns>
 struct SpmvArguments {
@@ -29,6 +31,7 @@ struct SpmvArguments {
   static constexpr bool gathered_values = GatheredValues;
   using columns_type = Columns;
   static constexpr ColumnForm column_form = Columns::kForm;
+  static constexpr bool reads_columns = !std::is_same_v<Columns, NoColumns>;
   static constexpr int kVectors = 1;         // vectors per launch
   static constexpr int kVectorsPerLane = 1;  // see VectorGroupArguments
   // Whether the kernels that load a batch of entries before their products (Vector, the staging
@@ -83,7 +86,13 @@ struct SpmvArguments {
     return static_cast<std::int64_t>(__ldg(row_map + row));
   }
 
-  __device__ Ordinal column(std::int64_t entry) const { return load_streaming(entries + entry); }
+  __device__ Ordinal column(std::int64_t entry) const {
+    if constexpr (reads_columns) {
+      return load_streaming(entries + entry);
+    } else {
+      return Ordinal{};
+    }
+  }
   // Whether row's columns are read from the compressed form (not escaped), and from where.
   __device__ RowColumns row_columns(std::int64_t row, std::int64_t begin) const {
     return compressed.row_columns(row, begin);
@@ -124,8 +133,12 @@ struct SpmvArguments {
   // multiply (7 instructions fewer an entry on sm_90).
   template <bool ContiguousX = false>
   __device__ T x_at(Ordinal column) const {
-    const std::int64_t row = static_cast<std::int64_t>(column);
-    return load_readonly(x + (ContiguousX ? row : row * x_stride));
+    if constexpr (reads_columns) {
+      const std::int64_t row = static_cast<std::int64_t>(column);
+      return load_readonly(x + (ContiguousX ? row : row * x_stride));
+    } else {
+      return one<T>();  // multiplied as a loaded one would be: the same sums, bit for bit
+    }
   }
   // a * x_value, a conjugated in modes C and H.
   __device__ T times(T a, T x_value) const { return conjugate_if(a, conjugate) * x_value; }

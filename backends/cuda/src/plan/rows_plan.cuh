@@ -17,6 +17,7 @@
 #include "device/cuda_check.hpp"
 #include "device/device_scalar.cuh"
 #include "formats/compressed_columns.cuh"
+#include "formats/no_columns.cuh"
 #include "kspmv/cuda/operands.hpp"
 #include "kspmv/errors.hpp"
 #include "plan/analysis.cuh"
@@ -83,6 +84,17 @@ class RowsPlan {
   void multiply(const Rows& rows, const CallOperands<Scalar>& call, cudaStream_t stream) const {
     launch_per_vector<GatheredValues>(rows, call, vectors_per_pass(call.x),
                                       [&](const auto& args) { launch_(args, stream); });
+  }
+
+  // y = beta*y + alpha*(each row's values summed), the values read through rows.value_positions
+  // and no column read (NoColumns): the rows times a vector of ones that no kernel loads. One
+  // vector.
+  void sum_gathered_rows(const Rows& rows, Scalar alpha, Scalar beta, const DenseBlock<Scalar>& y,
+                         cudaStream_t stream) const {
+    const DenseBlock<const Scalar> no_x{nullptr, matrix_.num_cols, 1, 0, 0};
+    launch_per_vector<true, 1, NoColumns>(
+        rows, CallOperands<Scalar>{Mode::NoTranspose, alpha, no_x, beta, y}, 1,
+        [&](const auto& args) { launch_(args, stream); });
   }
 
   // Whether one-vector calls over the plan's rows read a compressed column form.

@@ -147,8 +147,7 @@ class TransposedOperator {
     }
   }
 
-  // The products' slots, their buffer, and the vector of ones the second launch reads (after
-  // build_rows). Waits for the stream.
+  // The products' slots and their buffer (after build_rows). Waits for the stream.
   void build_products(const APlan& a_plan, cudaStream_t stream) {
     const Matrix& A = a_plan.matrix();
     auto products = build_transposed_products(
@@ -156,18 +155,13 @@ class TransposedOperator {
         structure_.source_entry.data(), kTransposedProductsBlockEntries,
         transposed_products_tile_entries<device_t<Scalar>>(), stream);
     product_values_ = DeviceBuffer<Scalar>(static_cast<std::size_t>(a_plan.num_entries()));
-    one_ = DeviceBuffer<Scalar>(1);
-    const Scalar one(1);
-    KSPMV_CUDA_CHECK(
-        cudaMemcpyAsync(one_.data(), &one, sizeof(Scalar), cudaMemcpyHostToDevice, stream));
-    KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
     products_ = std::make_unique<TransposedProducts<Ordinal, Offset>>(std::move(products));
   }
 
   // op(A) x through the products (has_products()), a vector at a time: every product to its slot,
-  // then A^T's rows over the products, times ones read with a stride of 0 (one address for every
-  // lane, in L1). A product times one is the product, so y is alpha * (the products summed along
-  // A^T's rows) + beta * y. The conjugation is the first launch's.
+  // then A^T's rows sum their products, reading no column (RowsPlan::sum_gathered_rows), so y is
+  // alpha * (the products summed along A^T's rows) + beta * y. The conjugation is the first
+  // launch's.
   void multiply_products(const APlan& a_plan, const MatrixScalar* a_values,
                          const CallOperands<Scalar>& call, cudaStream_t stream) const {
     if constexpr (std::is_same_v<Scalar, MatrixScalar>) {
@@ -176,7 +170,6 @@ class TransposedOperator {
       const APlan& plan_t = rows_plan(a_plan);
       auto rows = plan_t.rows_with(product_values_.data());
       rows.value_positions = p.slot_of_transposed_entry.data();
-      const DenseBlock<const Scalar> ones{one_.data(), call.x.num_rows, 1, 0, 0};
       for (std::int64_t j = 0; j < call.x.num_vectors; ++j) {
         if (p.num_tiles > 0) {
           const ScatterProductsArguments<T, T, Ordinal, Offset> args{
@@ -189,8 +182,7 @@ class TransposedOperator {
         DenseBlock<Scalar> y = call.y;
         y.data += j * call.y.col_stride;
         y.num_vectors = 1;
-        plan_t.template multiply<true>(
-            rows, CallOperands<Scalar>{Mode::NoTranspose, call.alpha, ones, call.beta, y}, stream);
+        plan_t.sum_gathered_rows(rows, call.alpha, call.beta, y, stream);
       }
     } else {
       throw std::logic_error(
@@ -234,7 +226,7 @@ class TransposedOperator {
                   products_->staged_position.size() * sizeof(std::uint16_t) +
                   (products_->slot_of_staged.size() + products_->slot_of_transposed_entry.size()) *
                       sizeof(Offset) +
-                  (product_values_.size() + one_.size()) * sizeof(Scalar)
+                  product_values_.size() * sizeof(Scalar)
             : 0;
     if (tiles_) {
       const TransposeTiles<Ordinal, Offset>& t = *tiles_;
@@ -311,7 +303,6 @@ class TransposedOperator {
   TransposedProductsChoice products_choice_;
   std::unique_ptr<TransposedProducts<Ordinal, Offset>> products_;  // null until a call needs them
   DeviceBuffer<Scalar> product_values_;
-  DeviceBuffer<Scalar> one_;
   DeviceBuffer<MatrixScalar> values_;
   bool values_current_ = false;
 };
