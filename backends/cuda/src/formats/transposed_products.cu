@@ -1,5 +1,7 @@
+#include <cub/block/block_discontinuity.cuh>
 #include <cub/block/block_radix_sort.cuh>
-#include <cub/device/device_radix_sort.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -27,50 +29,91 @@ __device__ std::int64_t block_of_entry(const Ordinal* entries, const Offset* tra
   return static_cast<std::int64_t>(transposed_row_map[entries[k]]) / block_entries;
 }
 
-template <class Ordinal, class Offset, class Key>
-__global__ void block_of_entry_kernel(const Ordinal* entries, const Offset* transposed_row_map,
-                                      std::int64_t num_entries, std::int64_t block_entries,
-                                      Key* blocks) {
-  const std::int64_t k = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  if (k >= num_entries) return;
-  blocks[k] = static_cast<Key>(block_of_entry(entries, transposed_row_map, k, block_entries));
-}
+// The later of two run heads' ranks (cub's own functors are not in every CCCL release).
+struct LaterHead {
+  __device__ int operator()(int a, int b) const { return a > b ? a : b; }
+};
 
 // A block a tile: its entries sorted by their blocks of A^T's rows (the first `bits` bits are all
-// a block number has), giving each place its slot and each entry its place. Within a block the
-// slots follow A's order, as do the tile's places: sorting stably by block is sorting by slot,
-// in fewer passes than the slots' bits would take (2 against 7 on 32M entries).
+// a block number has; a stable sort, so within a block the places keep A's order), giving each
+// entry its place (staged_position) and each place its block, its entry's place, and its rank
+// within the run of its block; each run's length is its block's count of the tile,
+// counts[block * num_tiles + tile] (the other counts stay zero).
 template <int kTile, class Ordinal, class Offset>
 __global__ void __launch_bounds__(kTileThreads)
-    stage_tile_slots_kernel(const Ordinal* entries, const Offset* transposed_row_map,
-                            const Offset* slot_of_entry, std::int64_t num_entries,
-                            std::int64_t block_entries, int bits, std::uint16_t* staged_position,
-                            Offset* slot_of_staged) {
+    stage_tile_runs_kernel(const Ordinal* entries, const Offset* transposed_row_map,
+                           std::int64_t num_entries, std::int64_t num_tiles,
+                           std::int64_t block_entries, int bits, std::uint16_t* staged_position,
+                           std::make_unsigned_t<Offset>* block_of_staged,
+                           std::uint16_t* place_of_staged, Offset* rank_in_run, Offset* counts) {
   constexpr int kItems = kTile / kTileThreads;
   using Key = std::make_unsigned_t<Offset>;
   using Sort = cub::BlockRadixSort<Key, kTileThreads, kItems, std::uint16_t>;
-  __shared__ typename Sort::TempStorage sort;
+  using Runs = cub::BlockDiscontinuity<Key, kTileThreads>;
+  using Heads = cub::BlockScan<int, kTileThreads>;
+  __shared__ union {
+    typename Sort::TempStorage sort;
+    typename Runs::TempStorage runs;
+    typename Heads::TempStorage heads;
+  } temp;
   const TileExtent extent = tile_extent<kTile>(blockIdx.x, num_entries);
   Key keys[kItems];
   std::uint16_t places[kItems];
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const int k = static_cast<int>(threadIdx.x) * kItems + i;
-    // Past A's end a key above every block sorts last.
+    // Past A's end a key above every block sorts last, a run of its own.
     keys[i] = k < extent.length ? static_cast<Key>(block_of_entry(entries, transposed_row_map,
                                                                   extent.start + k, block_entries))
                                 : static_cast<Key>(~Key{0} >> (8 * sizeof(Key) - bits));
     places[i] = static_cast<std::uint16_t>(k);
   }
-  Sort(sort).Sort(keys, places, 0, bits);
+  Sort(temp.sort).Sort(keys, places, 0, bits);
+  __syncthreads();
+  int heads[kItems];
+  int tails[kItems];
+  Runs(temp.runs).FlagHeadsAndTails(heads, tails, keys, [](Key a, Key b) { return a != b; });
+  int head_ranks[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    head_ranks[i] = heads[i] ? static_cast<int>(threadIdx.x) * kItems + i : 0;
+  }
+  __syncthreads();
+  int run_heads[kItems];  // the rank where each place's run begins
+  Heads(temp.heads).InclusiveScan(head_ranks, run_heads, LaterHead{});
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const int rank = static_cast<int>(threadIdx.x) * kItems + i;
     if (rank < extent.length) {
-      slot_of_staged[extent.start + rank] = slot_of_entry[extent.start + places[i]];
+      const std::int64_t staged = extent.start + rank;
       staged_position[extent.start + places[i]] = static_cast<std::uint16_t>(rank);
+      block_of_staged[staged] = keys[i];
+      place_of_staged[staged] = places[i];
+      rank_in_run[staged] = static_cast<Offset>(rank - run_heads[i]);
+      if (tails[i]) {
+        counts[static_cast<std::int64_t>(keys[i]) * num_tiles + blockIdx.x] =
+            static_cast<Offset>(rank - run_heads[i] + 1);
+      }
     }
   }
+}
+
+// Each staged place's slot: where its run starts, from the tiles' counts scanned block by block
+// (first_slots[b * num_tiles + t] for the run of block b in tile t), plus its rank in the run,
+// which slot_of_staged holds on entry; written over that rank and to its entry's slot_of_entry.
+template <int kTile, class Offset>
+__global__ void staged_slots_kernel(const std::make_unsigned_t<Offset>* block_of_staged,
+                                    const std::uint16_t* place_of_staged, const Offset* first_slots,
+                                    std::int64_t num_entries, std::int64_t num_tiles,
+                                    Offset* slot_of_staged, Offset* slot_of_entry) {
+  const std::int64_t staged = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (staged >= num_entries) return;
+  const std::int64_t tile = staged / kTile;
+  const Offset slot =
+      first_slots[static_cast<std::int64_t>(block_of_staged[staged]) * num_tiles + tile] +
+      slot_of_staged[staged];
+  slot_of_staged[staged] = slot;
+  slot_of_entry[tile * kTile + place_of_staged[staged]] = slot;
 }
 
 // first_rows[t]: the row of tile t's first entry; first_rows[num_tiles]: A's last row.
@@ -101,43 +144,42 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
       row_map, num_rows, p.num_tiles, p.tile_first_row.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
 
-  // The sort ping-pongs between each pair of buffers; the slots are then computed from whichever
-  // holds the sorted positions.
+  // Slots in order of block, then of A's entries: a block's run in a tile starts after the same
+  // block's runs in the tiles before and all the earlier blocks' (an exclusive scan of the tiles'
+  // counts, block-major), and its places follow A's order.
   using Key = std::make_unsigned_t<Offset>;
-  DeviceBuffer<Key> blocks(n);
-  DeviceBuffer<Key> other_blocks(n);
-  DeviceBuffer<Offset> positions(n);
-  DeviceBuffer<Offset> other_positions(n);
-  block_of_entry_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
-      entries, transposed_row_map, num_entries, block_entries, blocks.data());
+  const std::int64_t num_blocks = (num_entries - 1) / block_entries + 1;
+  const auto num_counts = static_cast<std::size_t>(num_blocks * p.num_tiles);
+  DeviceBuffer<Offset> counts(num_counts);
+  KSPMV_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, num_counts * sizeof(Offset), stream));
+  DeviceBuffer<Key> block_of_staged(n);
+  DeviceBuffer<std::uint16_t> place_of_staged(n);
+  p.staged_position = DeviceBuffer<std::uint16_t>(n);
+  p.slot_of_staged = DeviceBuffer<Offset>(n);
+  const auto stage = tile_entries == 2048 ? stage_tile_runs_kernel<2048, Ordinal, Offset>
+                                          : stage_tile_runs_kernel<1024, Ordinal, Offset>;
+  stage<<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(
+      entries, transposed_row_map, num_entries, p.num_tiles, block_entries,
+      significant_bits(num_blocks), p.staged_position.data(), block_of_staged.data(),
+      place_of_staged.data(), p.slot_of_staged.data(), counts.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
-  iota_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(positions.data(),
-                                                                        num_entries);
-  KSPMV_CUDA_CHECK(cudaGetLastError());
-  cub::DoubleBuffer<Key> keys(blocks.data(), other_blocks.data());
-  cub::DoubleBuffer<Offset> values(positions.data(), other_positions.data());
-  const int end_bit = significant_bits((num_entries - 1) / block_entries + 1);
+  DeviceBuffer<Offset> first_slots(num_counts);
   std::size_t scratch_bytes = 0;
-  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, scratch_bytes, keys, values,
-                                                   num_entries, 0, end_bit, stream));
+  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, counts.data(),
+                                                 first_slots.data(), num_counts, stream));
   DeviceBuffer<unsigned char> scratch(scratch_bytes);
-  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(scratch.data(), scratch_bytes, keys, values,
-                                                   num_entries, 0, end_bit, stream));
+  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), scratch_bytes, counts.data(),
+                                                 first_slots.data(), num_counts, stream));
   DeviceBuffer<Offset> slot_of_entry(n);
-  rank_of_position_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
-      values.Current(), num_entries, slot_of_entry.data());
+  const auto slots =
+      tile_entries == 2048 ? staged_slots_kernel<2048, Offset> : staged_slots_kernel<1024, Offset>;
+  slots<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
+      block_of_staged.data(), place_of_staged.data(), first_slots.data(), num_entries, p.num_tiles,
+      p.slot_of_staged.data(), slot_of_entry.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   p.slot_of_transposed_entry = DeviceBuffer<Offset>(n);
   gather_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
       slot_of_entry.data(), source_entry, p.slot_of_transposed_entry.data(), num_entries);
-  KSPMV_CUDA_CHECK(cudaGetLastError());
-  p.staged_position = DeviceBuffer<std::uint16_t>(n);
-  p.slot_of_staged = DeviceBuffer<Offset>(n);
-  const auto stage = tile_entries == 2048 ? stage_tile_slots_kernel<2048, Ordinal, Offset>
-                                          : stage_tile_slots_kernel<1024, Ordinal, Offset>;
-  stage<<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(
-      entries, transposed_row_map, slot_of_entry.data(), num_entries, block_entries, end_bit,
-      p.staged_position.data(), p.slot_of_staged.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   // The temporaries are freed on return: wait until the device is done with them.
   KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));

@@ -42,11 +42,12 @@ constexpr int transposed_products_tile_entries() {
   return sizeof(DeviceValue) > 8 ? 1024 : 2048;
 }
 
-// The slots of A's entries: a stable radix sort of A's entry positions by the block of A^T's rows
-// that holds each (where its column's row of A^T starts, over block_entries), then each tile's
-// entries sorted by block in shared memory for the places, tiles of `tile_entries` (1024 or 2048)
-// as the first launch will read them. transposed_row_map and source_entry: A^T's structure. Waits
-// for the stream.
+// The slots of A's entries, in order of the block of A^T's rows that holds each (where its
+// column's row of A^T starts, over block_entries), then of A's order: each tile's entries sorted
+// by block in shared memory (tiles of `tile_entries`, 1024 or 2048, as the first launch reads
+// them) give their places and each block's count in the tile; the counts scanned block by block
+// give where each tile's run of each block starts. transposed_row_map and source_entry: A^T's
+// structure. Waits for the stream.
 template <class Ordinal, class Offset>
 TransposedProducts<Ordinal, Offset> build_transposed_products(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_entries,
