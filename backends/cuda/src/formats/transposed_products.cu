@@ -38,14 +38,16 @@ struct LaterHead {
 // a block number has; a stable sort, so within a block the places keep A's order), giving each
 // entry its place (staged_position) and each place its block, its entry's place, and its rank
 // within the run of its block; each run's length is its block's count of the tile,
-// counts[block * num_tiles + tile] (the other counts stay zero).
+// counts[block * num_tiles + tile] (the other counts stay zero). The sort leaves each thread
+// consecutive places: they go through shared memory so that each warp writes consecutive ones.
 template <int kTile, class Ordinal, class Offset>
 __global__ void __launch_bounds__(kTileThreads)
     stage_tile_runs_kernel(const Ordinal* entries, const Offset* transposed_row_map,
                            std::int64_t num_entries, std::int64_t num_tiles,
                            std::int64_t block_entries, int bits, std::uint16_t* staged_position,
                            std::make_unsigned_t<Offset>* block_of_staged,
-                           std::uint16_t* place_of_staged, Offset* rank_in_run, Offset* counts) {
+                           std::uint16_t* place_of_staged, std::uint16_t* rank_in_run,
+                           Offset* counts) {
   constexpr int kItems = kTile / kTileThreads;
   using Key = std::make_unsigned_t<Offset>;
   using Sort = cub::BlockRadixSort<Key, kTileThreads, kItems, std::uint16_t>;
@@ -56,6 +58,10 @@ __global__ void __launch_bounds__(kTileThreads)
     typename Runs::TempStorage runs;
     typename Heads::TempStorage heads;
   } temp;
+  __shared__ Key shared_block[kTile];
+  __shared__ std::uint16_t shared_place[kTile];
+  __shared__ std::uint16_t shared_rank_in_run[kTile];
+  __shared__ std::uint16_t shared_position[kTile];
   const TileExtent extent = tile_extent<kTile>(blockIdx.x, num_entries);
   Key keys[kItems];
   std::uint16_t places[kItems];
@@ -84,26 +90,32 @@ __global__ void __launch_bounds__(kTileThreads)
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const int rank = static_cast<int>(threadIdx.x) * kItems + i;
-    if (rank < extent.length) {
-      const std::int64_t staged = extent.start + rank;
-      staged_position[extent.start + places[i]] = static_cast<std::uint16_t>(rank);
-      block_of_staged[staged] = keys[i];
-      place_of_staged[staged] = places[i];
-      rank_in_run[staged] = static_cast<Offset>(rank - run_heads[i]);
-      if (tails[i]) {
-        counts[static_cast<std::int64_t>(keys[i]) * num_tiles + blockIdx.x] =
-            static_cast<Offset>(rank - run_heads[i] + 1);
-      }
+    shared_block[rank] = keys[i];
+    shared_place[rank] = places[i];
+    shared_rank_in_run[rank] = static_cast<std::uint16_t>(rank - run_heads[i]);
+    shared_position[places[i]] = static_cast<std::uint16_t>(rank);
+    if (tails[i] && rank < extent.length) {
+      counts[static_cast<std::int64_t>(keys[i]) * num_tiles + blockIdx.x] =
+          static_cast<Offset>(rank - run_heads[i] + 1);
     }
+  }
+  __syncthreads();
+  for (int rank = static_cast<int>(threadIdx.x); rank < extent.length; rank += kTileThreads) {
+    const std::int64_t staged = extent.start + rank;
+    block_of_staged[staged] = shared_block[rank];
+    place_of_staged[staged] = shared_place[rank];
+    rank_in_run[staged] = shared_rank_in_run[rank];
+    staged_position[staged] = shared_position[rank];  // here `rank` is an entry's place
   }
 }
 
 // Each staged place's slot: where its run starts, from the tiles' counts scanned block by block
-// (first_slots[b * num_tiles + t] for the run of block b in tile t), plus its rank in the run,
-// which slot_of_staged holds on entry; written over that rank and to its entry's slot_of_entry.
+// (first_slots[b * num_tiles + t] for the run of block b in tile t), plus its rank in the run;
+// for itself and for its entry (slot_of_entry).
 template <int kTile, class Offset>
 __global__ void staged_slots_kernel(const std::make_unsigned_t<Offset>* block_of_staged,
-                                    const std::uint16_t* place_of_staged, const Offset* first_slots,
+                                    const std::uint16_t* place_of_staged,
+                                    const std::uint16_t* rank_in_run, const Offset* first_slots,
                                     std::int64_t num_entries, std::int64_t num_tiles,
                                     Offset* slot_of_staged, Offset* slot_of_entry) {
   const std::int64_t staged = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
@@ -111,7 +123,7 @@ __global__ void staged_slots_kernel(const std::make_unsigned_t<Offset>* block_of
   const std::int64_t tile = staged / kTile;
   const Offset slot =
       first_slots[static_cast<std::int64_t>(block_of_staged[staged]) * num_tiles + tile] +
-      slot_of_staged[staged];
+      static_cast<Offset>(rank_in_run[staged]);
   slot_of_staged[staged] = slot;
   slot_of_entry[tile * kTile + place_of_staged[staged]] = slot;
 }
@@ -154,6 +166,7 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
   KSPMV_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, num_counts * sizeof(Offset), stream));
   DeviceBuffer<Key> block_of_staged(n);
   DeviceBuffer<std::uint16_t> place_of_staged(n);
+  DeviceBuffer<std::uint16_t> rank_in_run(n);
   p.staged_position = DeviceBuffer<std::uint16_t>(n);
   p.slot_of_staged = DeviceBuffer<Offset>(n);
   const auto stage = tile_entries == 2048 ? stage_tile_runs_kernel<2048, Ordinal, Offset>
@@ -161,7 +174,7 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
   stage<<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(
       entries, transposed_row_map, num_entries, p.num_tiles, block_entries,
       significant_bits(num_blocks), p.staged_position.data(), block_of_staged.data(),
-      place_of_staged.data(), p.slot_of_staged.data(), counts.data());
+      place_of_staged.data(), rank_in_run.data(), counts.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   DeviceBuffer<Offset> first_slots(num_counts);
   std::size_t scratch_bytes = 0;
@@ -174,8 +187,8 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
   const auto slots =
       tile_entries == 2048 ? staged_slots_kernel<2048, Offset> : staged_slots_kernel<1024, Offset>;
   slots<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
-      block_of_staged.data(), place_of_staged.data(), first_slots.data(), num_entries, p.num_tiles,
-      p.slot_of_staged.data(), slot_of_entry.data());
+      block_of_staged.data(), place_of_staged.data(), rank_in_run.data(), first_slots.data(),
+      num_entries, p.num_tiles, p.slot_of_staged.data(), slot_of_entry.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   p.slot_of_transposed_entry = DeviceBuffer<Offset>(n);
   gather_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
