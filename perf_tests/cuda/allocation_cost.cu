@@ -1,0 +1,115 @@
+// kspmv_cuda_allocation_bench: the host's cost of a first transposed call's temporaries (DR-51).
+// Eleven buffers, 1.3 GB in all (the sizes the products' setup takes on 32M entries), in three
+// steps that each allocate, touch and free theirs, as the setup's steps do; wall time of the whole,
+// four times in one process, with one way of allocating:
+//   0: cudaMalloc / cudaFree (each free waits for the device)
+//   1: cudaMallocAsync / cudaFreeAsync on the stream, the default pool trimmed at each wait
+//   2: the same, with the pool keeping what it was given (release threshold: all)
+// Usage: kspmv_cuda_allocation_bench WAY. Run each way in a process of its own: the first use of
+// the pool is part of what a first call pays.
+
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <vector>
+
+#include "cuda_status.hpp"
+
+namespace {
+
+using kspmv::bench::check;
+
+__global__ void touch_kernel(unsigned* words, std::size_t count) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    words[i] = static_cast<unsigned>(i);
+  }
+}
+
+void touch(void* buffer, std::size_t bytes, cudaStream_t stream) {
+  touch_kernel<<<1056, 256, 0, stream>>>(static_cast<unsigned*>(buffer), bytes / sizeof(unsigned));
+  check(cudaGetLastError(), "touch_kernel");
+}
+
+double seconds_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+const std::vector<std::vector<std::size_t>> kSteps = {
+    {128 * kMiB, 128 * kMiB, 128 * kMiB, 128 * kMiB},
+    {72 * kMiB, 128 * kMiB, 64 * kMiB, 64 * kMiB},
+    {128 * kMiB, 128 * kMiB, 128 * kMiB}};
+
+void run_steps(int way, cudaStream_t stream) {
+  for (const auto& step : kSteps) {
+    std::vector<void*> buffers;
+    for (std::size_t bytes : step) {
+      void* buffer = nullptr;
+      if (way == 0) {
+        check(cudaMalloc(&buffer, bytes), "cudaMalloc");
+      } else {
+        check(cudaMallocAsync(&buffer, bytes, stream), "cudaMallocAsync");
+      }
+      touch(buffer, bytes, stream);
+      buffers.push_back(buffer);
+    }
+    for (void* buffer : buffers) {
+      check(way == 0 ? cudaFree(buffer) : cudaFreeAsync(buffer, stream), "free");
+    }
+  }
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int way = argc > 1 ? std::atoi(argv[1]) : -1;
+  if (way < 0 || way > 2) {
+    std::fprintf(stderr, "usage: %s WAY (0: cudaMalloc, 1: cudaMallocAsync, 2: kept pool)\n",
+                 argv[0]);
+    return 2;
+  }
+  try {
+    cudaStream_t stream = nullptr;
+    check(cudaStreamCreate(&stream), "cudaStreamCreate");
+    check(cudaFree(nullptr), "context");
+    if (way == 2) {
+      cudaMemPool_t pool = nullptr;
+      check(cudaDeviceGetDefaultMemPool(&pool, 0), "cudaDeviceGetDefaultMemPool");
+      std::uint64_t keep_all = UINT64_MAX;
+      check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all),
+            "cudaMemPoolSetAttribute");
+    }
+    for (int round = 0; round < 4; ++round) {
+      const double start = seconds_now();
+      run_steps(way, stream);
+      std::printf("way %d round %d: %.3f ms\n", way, round, (seconds_now() - start) * 1e3);
+    }
+    std::vector<void*> buffers;
+    for (const auto& step : kSteps) {
+      for (std::size_t bytes : step) {
+        buffers.push_back(nullptr);
+        check(cudaMalloc(&buffers.back(), bytes), "cudaMalloc");
+      }
+    }
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    const double start = seconds_now();
+    std::size_t k = 0;
+    for (const auto& step : kSteps) {
+      for (std::size_t bytes : step) touch(buffers[k++], bytes, stream);
+    }
+    check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    std::printf("way %d kernels alone: %.3f ms\n", way, (seconds_now() - start) * 1e3);
+    for (void* buffer : buffers) check(cudaFree(buffer), "cudaFree");
+    return 0;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 1;
+  }
+}
