@@ -100,12 +100,14 @@ __global__ void __launch_bounds__(kTileThreads)
     }
   }
   __syncthreads();
-  for (int rank = static_cast<int>(threadIdx.x); rank < extent.length; rank += kTileThreads) {
-    const std::int64_t staged = extent.start + rank;
-    block_of_staged[staged] = shared_block[rank];
-    place_of_staged[staged] = shared_place[rank];
-    rank_in_run[staged] = shared_rank_in_run[rank];
-    staged_position[staged] = shared_position[rank];  // here `rank` is an entry's place
+  // Ranks and places both run over [0, length): k is a rank for the first three, a place for the
+  // last.
+  for (int k = static_cast<int>(threadIdx.x); k < extent.length; k += kTileThreads) {
+    const std::int64_t at = extent.start + k;
+    block_of_staged[at] = shared_block[k];
+    place_of_staged[at] = shared_place[k];
+    rank_in_run[at] = shared_rank_in_run[k];
+    staged_position[at] = shared_position[k];
   }
 }
 
