@@ -5,11 +5,13 @@
 //   0: cudaMalloc / cudaFree (each free waits for the device)
 //   1: cudaMallocAsync / cudaFreeAsync on the stream, the default pool trimmed at each wait
 //   2: the same, with the pool keeping what it was given (release threshold: all)
+//   3: one cudaMalloc for the largest step, carved up by every step, one cudaFree at the end
 // Usage: kspmv_cuda_allocation_bench WAY. Run each way in a process of its own: the first use of
 // the pool is part of what a first call pays.
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -46,7 +48,30 @@ const std::vector<std::vector<std::size_t>> kSteps = {
     {72 * kMiB, 128 * kMiB, 64 * kMiB, 64 * kMiB},
     {128 * kMiB, 128 * kMiB, 128 * kMiB}};
 
-void run_steps(int way, cudaStream_t stream) {
+std::size_t step_bytes(const std::vector<std::size_t>& step) {
+  std::size_t bytes = 0;
+  for (std::size_t buffer_bytes : step) bytes += buffer_bytes;
+  return bytes;
+}
+
+// Way 3: the steps share one allocation, each carving its buffers from the start.
+void run_steps_in_one_buffer(cudaStream_t stream) {
+  std::size_t largest = 0;
+  for (const auto& step : kSteps) largest = std::max(largest, step_bytes(step));
+  void* arena = nullptr;
+  check(cudaMalloc(&arena, largest), "cudaMalloc");
+  for (const auto& step : kSteps) {
+    std::size_t offset = 0;
+    for (std::size_t bytes : step) {
+      touch(static_cast<char*>(arena) + offset, bytes, stream);
+      offset += bytes;
+    }
+  }
+  check(cudaFree(arena), "cudaFree");
+}
+
+// Ways 0-2: each step allocates its own buffers and frees them before the next step.
+void run_steps_in_own_buffers(int way, cudaStream_t stream) {
   for (const auto& step : kSteps) {
     std::vector<void*> buffers;
     for (std::size_t bytes : step) {
@@ -63,6 +88,14 @@ void run_steps(int way, cudaStream_t stream) {
       check(way == 0 ? cudaFree(buffer) : cudaFreeAsync(buffer, stream), "free");
     }
   }
+}
+
+void run_steps(int way, cudaStream_t stream) {
+  if (way == 3) {
+    run_steps_in_one_buffer(stream);
+  } else {
+    run_steps_in_own_buffers(way, stream);
+  }
   check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
 }
 
@@ -70,8 +103,9 @@ void run_steps(int way, cudaStream_t stream) {
 
 int main(int argc, char** argv) {
   const int way = argc > 1 ? std::atoi(argv[1]) : -1;
-  if (way < 0 || way > 2) {
-    std::fprintf(stderr, "usage: %s WAY (0: cudaMalloc, 1: cudaMallocAsync, 2: kept pool)\n",
+  if (way < 0 || way > 3) {
+    std::fprintf(stderr,
+                 "usage: %s WAY (0: cudaMalloc, 1: cudaMallocAsync, 2: kept pool, 3: one buffer)\n",
                  argv[0]);
     return 2;
   }
