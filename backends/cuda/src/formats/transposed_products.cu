@@ -163,6 +163,7 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
   // counts, block-major), and its places follow A's order.
   using Key = std::make_unsigned_t<Offset>;
   const std::int64_t num_blocks = (num_entries - 1) / block_entries + 1;
+  // About n^2 / (block_entries x tile_entries) counts: fewer than the entries up to 2^30 of them.
   const auto num_counts = static_cast<std::size_t>(num_blocks * p.num_tiles);
   DeviceBuffer<Offset> counts(num_counts);
   KSPMV_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, num_counts * sizeof(Offset), stream));
