@@ -80,6 +80,7 @@ def main(argv):
                       "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio":
                           ("ratio", f"{occupancy / 20:.2f}"),
                       "lts__t_sectors_srcunit_tex_op_write.sum": ("sector", f"{dram / 128:,.0f}"),
+                      "lts__t_sectors_srcunit_tex_op_read.sum": ("sector", f"{dram / 16:,.0f}"),
                       "sm__warps_active.avg.pct_of_peak_sustained_active": ("%", f"{occupancy}")}
             for metric in metrics:
                 unit, value = values[metric]

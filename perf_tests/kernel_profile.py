@@ -21,7 +21,7 @@ medians over them: microseconds, warp instructions (and per 256 of the record's 
 bytes read and written, achieved occupancy, and the cycles a warp waits on global loads between
 its instructions (the long-scoreboard stall: a latency-bound kernel's mark), the cycles it waits
 for room in the memory instruction queue (the lg-throttle stall: scattered stores' mark; CSV only)
-and the 32-byte sectors written to L2 (CSV only). NCU names the Nsight Compute command line (default
+and the 32-byte sectors written to and read from L2 (CSV only). NCU names the Nsight Compute command line (default
 `ncu`).
 
 Exit status: 0, 1 a driver or Nsight Compute failed, 2 bad input (no record matches).
@@ -59,6 +59,9 @@ METRICS = {
         "memory_queue_wait_cycles_per_instruction",
     # 32-byte sectors the SMs wrote to L2: against the bytes stored, how scattered the stores were.
     "lts__t_sectors_srcunit_tex_op_write.sum": "l2_sectors_written",
+    # Those the SMs read from L2: against the bytes used, how scattered the loads were (a gather of
+    # 8-byte values at random takes a sector each, DR-50).
+    "lts__t_sectors_srcunit_tex_op_read.sum": "l2_sectors_read",
 }
 # Nsight Compute's units, as multiples of the base unit (seconds, bytes, counts, percent).
 UNITS = {"ns": 1e-9, "nsecond": 1e-9, "us": 1e-6, "usecond": 1e-6, "ms": 1e-3, "msecond": 1e-3,
@@ -68,7 +71,7 @@ COLUMNS = ["driver", "commit", "record", "chosen_algorithm", "nonzeros", "librar
            "grid", "block", "launches", "median_us", "warp_instructions",
            "warp_instructions_per_256_nonzeros", "dram_bytes_read", "dram_bytes_written",
            "achieved_occupancy_pct", "load_wait_cycles_per_instruction",
-           "memory_queue_wait_cycles_per_instruction", "l2_sectors_written"]
+           "memory_queue_wait_cycles_per_instruction", "l2_sectors_written", "l2_sectors_read"]
 
 
 class BadInput(RuntimeError):
@@ -135,6 +138,7 @@ def summarize(kernels, record):
             "memory_queue_wait_cycles_per_instruction":
                 median("memory_queue_wait_cycles_per_instruction"),
             "l2_sectors_written": median("l2_sectors_written"),
+            "l2_sectors_read": median("l2_sectors_read"),
         })
     return rows
 

@@ -135,6 +135,7 @@ class EndToEndTest(unittest.TestCase):
         self.assertAlmostEqual(float(spmv["memory_queue_wait_cycles_per_instruction"]),
                                statistics.median([occupancy / 20, (occupancy + 1) / 20]), places=2)
         self.assertAlmostEqual(float(spmv["l2_sectors_written"]), dram / 128)
+        self.assertAlmostEqual(float(spmv["l2_sectors_read"]), dram / 16)
         self.assertIn("inst/256nz", printed)
 
     def test_no_matching_record_is_bad_input(self):
