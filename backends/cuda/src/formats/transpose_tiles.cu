@@ -21,14 +21,6 @@
 namespace kspmv::cuda::detail {
 namespace {
 
-// Where two sorted columns differ, a run starts (cub's own functor is not in every CCCL release).
-struct Differ {
-  template <class Key>
-  __device__ bool operator()(const Key& a, const Key& b) const {
-    return a != b;
-  }
-};
-
 // Per tile (a block, the tile blockIdx.x * tile_step): its positions sorted by column, stably
 // (`order`), its sorted columns for tile_runs_kernel, its run count (at blockIdx.x), and the row of
 // its first entry. Positions past A's last entry get the key num_cols, which sorts after every

@@ -29,11 +29,6 @@ __device__ std::int64_t block_of_entry(const Ordinal* entries, const Offset* tra
   return static_cast<std::int64_t>(transposed_row_map[entries[k]]) / block_entries;
 }
 
-// The later of two run heads' ranks (cub's own functors are not in every CCCL release).
-struct LaterHead {
-  __device__ int operator()(int a, int b) const { return a > b ? a : b; }
-};
-
 // A block a tile: its entries sorted by their blocks of A^T's rows (the first `bits` bits are all
 // a block number has; a stable sort, so within a block the places keep A's order), giving each
 // entry its place (staged_position) and each place its block, its entry's place, and its rank
@@ -78,7 +73,7 @@ __global__ void __launch_bounds__(kTileThreads)
   __syncthreads();
   int heads[kItems];
   int tails[kItems];
-  Runs(temp.runs).FlagHeadsAndTails(heads, tails, keys, [](Key a, Key b) { return a != b; });
+  Runs(temp.runs).FlagHeadsAndTails(heads, tails, keys, Differ());
   int head_ranks[kItems];
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
@@ -86,7 +81,7 @@ __global__ void __launch_bounds__(kTileThreads)
   }
   __syncthreads();
   int run_heads[kItems];  // the rank where each place's run begins
-  Heads(temp.heads).InclusiveScan(head_ranks, run_heads, LaterHead{});
+  Heads(temp.heads).InclusiveScan(head_ranks, run_heads, Larger());
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     const int rank = static_cast<int>(threadIdx.x) * kItems + i;

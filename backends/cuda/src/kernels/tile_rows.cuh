@@ -14,9 +14,17 @@ namespace kspmv::cuda::detail {
 
 constexpr int kTileThreads = 256;
 
-// The scan operator of the rows (cub's own functors are not in every CCCL release).
-struct LargerRow {
+// Block-wide operators (cub's own functors are not in every CCCL release). Larger: the max-scan of
+// the rows below, and of the run heads of a sorted tile; Differ: where two sorted keys differ, a
+// run starts.
+struct Larger {
   __device__ int operator()(int a, int b) const { return a > b ? a : b; }
+};
+struct Differ {
+  template <class Key>
+  __device__ bool operator()(const Key& a, const Key& b) const {
+    return a != b;
+  }
 };
 
 // The entries of a tile: kTile of them from its start, fewer at A's end.
@@ -91,7 +99,7 @@ __device__ inline void find_tile_rows(const Offset* row_map, TileExtent extent,
   int rows[kItems];
 #pragma unroll
   for (int i = 0; i < kItems; ++i) rows[i] = temp.row_in_tile[threadIdx.x * kItems + i];
-  typename TileRows<kTile>::Scan(temp.scan).InclusiveScan(rows, rows, LargerRow());
+  typename TileRows<kTile>::Scan(temp.scan).InclusiveScan(rows, rows, Larger());
   __syncthreads();
 #pragma unroll
   for (int i = 0; i < kItems; ++i) temp.row_in_tile[threadIdx.x * kItems + i] = rows[i];
