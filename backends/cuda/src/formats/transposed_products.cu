@@ -135,22 +135,22 @@ __global__ void tile_first_rows_kernel(const Offset* row_map, std::int64_t num_r
       t == num_tiles ? num_rows - 1 : row_holding_entry(row_map, num_rows, t * kTile));
 }
 
-}  // namespace
-
-template <class Ordinal, class Offset>
-TransposedProducts<Ordinal, Offset> build_transposed_products(
-    const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_entries,
-    const Offset* transposed_row_map, const Offset* source_entry, std::int64_t block_entries,
-    int tile_entries, cudaStream_t stream) {
+// build_transposed_products for tiles of kTile entries.
+template <int kTile, class Ordinal, class Offset>
+TransposedProducts<Ordinal, Offset> build_in_tiles(const Offset* row_map, const Ordinal* entries,
+                                                   std::int64_t num_rows, std::int64_t num_entries,
+                                                   const Offset* transposed_row_map,
+                                                   const Offset* source_entry,
+                                                   std::int64_t block_entries,
+                                                   cudaStream_t stream) {
   TransposedProducts<Ordinal, Offset> p;
   if (num_entries == 0) return p;
   const auto n = static_cast<std::size_t>(num_entries);
-  p.num_tiles = (num_entries + tile_entries - 1) / tile_entries;
+  p.num_tiles = (num_entries + kTile - 1) / kTile;
   p.tile_first_row = DeviceBuffer<Ordinal>(static_cast<std::size_t>(p.num_tiles) + 1);
-  const auto first_rows = tile_entries == 2048 ? tile_first_rows_kernel<2048, Ordinal, Offset>
-                                               : tile_first_rows_kernel<1024, Ordinal, Offset>;
-  first_rows<<<grid_for(p.num_tiles + 1, kThreads), kThreads, 0, stream>>>(
-      row_map, num_rows, p.num_tiles, p.tile_first_row.data());
+  tile_first_rows_kernel<kTile, Ordinal, Offset>
+      <<<grid_for(p.num_tiles + 1, kThreads), kThreads, 0, stream>>>(row_map, num_rows, p.num_tiles,
+                                                                     p.tile_first_row.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
 
   // Slots in order of block, then of A's entries: a block's run in a tile starts after the same
@@ -158,7 +158,7 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
   // counts, block-major), and its places follow A's order.
   using Key = std::make_unsigned_t<Offset>;
   const std::int64_t num_blocks = (num_entries - 1) / block_entries + 1;
-  // About n^2 / (block_entries x tile_entries) counts: fewer than the entries up to 2^30 of them.
+  // About n^2 / (block_entries x kTile) counts: fewer than the entries up to 2^30 of them.
   const auto num_counts = static_cast<std::size_t>(num_blocks * p.num_tiles);
   DeviceBuffer<Offset> counts(num_counts);
   KSPMV_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, num_counts * sizeof(Offset), stream));
@@ -167,12 +167,11 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
   DeviceBuffer<std::uint16_t> rank_in_run(n);
   p.staged_position = DeviceBuffer<std::uint16_t>(n);
   p.slot_of_staged = DeviceBuffer<Offset>(n);
-  const auto stage = tile_entries == 2048 ? stage_tile_runs_kernel<2048, Ordinal, Offset>
-                                          : stage_tile_runs_kernel<1024, Ordinal, Offset>;
-  stage<<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(
-      entries, transposed_row_map, num_entries, p.num_tiles, block_entries,
-      significant_bits(num_blocks), p.staged_position.data(), block_of_staged.data(),
-      place_of_staged.data(), rank_in_run.data(), counts.data());
+  stage_tile_runs_kernel<kTile, Ordinal, Offset>
+      <<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(
+          entries, transposed_row_map, num_entries, p.num_tiles, block_entries,
+          significant_bits(num_blocks), p.staged_position.data(), block_of_staged.data(),
+          place_of_staged.data(), rank_in_run.data(), counts.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   DeviceBuffer<Offset> first_slots(num_counts);
   std::size_t scratch_bytes = 0;
@@ -182,9 +181,7 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
   KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), scratch_bytes, counts.data(),
                                                  first_slots.data(), num_counts, stream));
   DeviceBuffer<Offset> slot_of_entry(n);
-  const auto slots =
-      tile_entries == 2048 ? staged_slots_kernel<2048, Offset> : staged_slots_kernel<1024, Offset>;
-  slots<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
+  staged_slots_kernel<kTile, Offset><<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
       block_of_staged.data(), place_of_staged.data(), rank_in_run.data(), first_slots.data(),
       num_entries, p.num_tiles, p.slot_of_staged.data(), slot_of_entry.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
@@ -195,6 +192,19 @@ TransposedProducts<Ordinal, Offset> build_transposed_products(
   // The temporaries are freed on return: wait until the device is done with them.
   KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
   return p;
+}
+
+}  // namespace
+
+template <class Ordinal, class Offset>
+TransposedProducts<Ordinal, Offset> build_transposed_products(
+    const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_entries,
+    const Offset* transposed_row_map, const Offset* source_entry, std::int64_t block_entries,
+    int tile_entries, cudaStream_t stream) {
+  const auto build = tile_entries == 2048 ? build_in_tiles<2048, Ordinal, Offset>
+                                          : build_in_tiles<1024, Ordinal, Offset>;
+  return build(row_map, entries, num_rows, num_entries, transposed_row_map, source_entry,
+               block_entries, stream);
 }
 
 #define KSPMV_INSTANTIATE_TRANSPOSED_PRODUCTS(ORDINAL, OFFSET)                                 \
