@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "device/cuda_check.hpp"
+#include "device/device_parts.hpp"
 #include "device/grid.hpp"
 #include "formats/transposed_products.hpp"
 #include "instantiate/index_types.hpp"
@@ -160,34 +161,43 @@ TransposedProducts<Ordinal, Offset> build_in_tiles(const Offset* row_map, const 
   const std::int64_t num_blocks = (num_entries - 1) / block_entries + 1;
   // About n^2 / (block_entries x kTile) counts: fewer than the entries up to 2^30 of them.
   const auto num_counts = static_cast<std::size_t>(num_blocks * p.num_tiles);
-  DeviceBuffer<Offset> counts(num_counts);
-  KSPMV_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, num_counts * sizeof(Offset), stream));
-  DeviceBuffer<Key> block_of_staged(n);
-  DeviceBuffer<std::uint16_t> place_of_staged(n);
-  DeviceBuffer<std::uint16_t> rank_in_run(n);
+  std::size_t scratch_bytes = 0;
+  unsigned char* scratch = nullptr;
+  Offset* counts = nullptr;
+  Offset* first_slots = nullptr;
+  Key* block_of_staged = nullptr;
+  Offset* slot_of_entry = nullptr;
+  std::uint16_t* place_of_staged = nullptr;
+  std::uint16_t* rank_in_run = nullptr;
+  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, counts, first_slots,
+                                                 num_counts, stream));
+  const DeviceBuffer<unsigned char> temporaries = allocate_parts([&](PartCarver& carve) {
+    carve(scratch, scratch_bytes);
+    carve(counts, num_counts);
+    carve(first_slots, num_counts);
+    carve(block_of_staged, n);
+    carve(slot_of_entry, n);
+    carve(place_of_staged, n);
+    carve(rank_in_run, n);
+  });
+  KSPMV_CUDA_CHECK(cudaMemsetAsync(counts, 0, num_counts * sizeof(Offset), stream));
   p.staged_position = DeviceBuffer<std::uint16_t>(n);
   p.slot_of_staged = DeviceBuffer<Offset>(n);
   stage_tile_runs_kernel<kTile, Ordinal, Offset>
       <<<static_cast<unsigned>(p.num_tiles), kTileThreads, 0, stream>>>(
           entries, transposed_row_map, num_entries, p.num_tiles, block_entries,
-          significant_bits(num_blocks), p.staged_position.data(), block_of_staged.data(),
-          place_of_staged.data(), rank_in_run.data(), counts.data());
+          significant_bits(num_blocks), p.staged_position.data(), block_of_staged, place_of_staged,
+          rank_in_run, counts);
   KSPMV_CUDA_CHECK(cudaGetLastError());
-  DeviceBuffer<Offset> first_slots(num_counts);
-  std::size_t scratch_bytes = 0;
-  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, counts.data(),
-                                                 first_slots.data(), num_counts, stream));
-  DeviceBuffer<unsigned char> scratch(scratch_bytes);
-  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), scratch_bytes, counts.data(),
-                                                 first_slots.data(), num_counts, stream));
-  DeviceBuffer<Offset> slot_of_entry(n);
+  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch, scratch_bytes, counts, first_slots,
+                                                 num_counts, stream));
   staged_slots_kernel<kTile, Offset><<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
-      block_of_staged.data(), place_of_staged.data(), rank_in_run.data(), first_slots.data(),
-      num_entries, p.num_tiles, p.slot_of_staged.data(), slot_of_entry.data());
+      block_of_staged, place_of_staged, rank_in_run, first_slots, num_entries, p.num_tiles,
+      p.slot_of_staged.data(), slot_of_entry);
   KSPMV_CUDA_CHECK(cudaGetLastError());
   p.slot_of_transposed_entry = DeviceBuffer<Offset>(n);
   gather_kernel<<<grid_for(num_entries, kThreads), kThreads, 0, stream>>>(
-      slot_of_entry.data(), source_entry, p.slot_of_transposed_entry.data(), num_entries);
+      slot_of_entry, source_entry, p.slot_of_transposed_entry.data(), num_entries);
   KSPMV_CUDA_CHECK(cudaGetLastError());
   // The temporaries are freed on return: wait until the device is done with them.
   KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
