@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "device/cuda_check.hpp"
+#include "device/device_parts.hpp"
 #include "device/grid.hpp"
 #include "formats/transpose_tiles.hpp"
 #include "instantiate/index_types.hpp"
@@ -196,23 +197,26 @@ TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, con
   const auto n = static_cast<std::size_t>(num_entries);
   const auto tiles = static_cast<std::size_t>(t.num_tiles);
   DeviceBuffer<std::uint16_t> order(n);
-  DeviceBuffer<Ordinal> sorted_columns(n);
-  DeviceBuffer<Offset> tile_run_counts(tiles + 1);
   DeviceBuffer<Offset> tile_runs(tiles + 1);
   DeviceBuffer<Ordinal> tile_first_row(tiles + 1);
-  KSPMV_CUDA_CHECK(
-      cudaMemsetAsync(tile_run_counts.data(), 0, (tiles + 1) * sizeof(Offset), stream));
+  unsigned char* scan_scratch = nullptr;
+  Ordinal* sorted_columns = nullptr;
+  Offset* tile_run_counts = nullptr;
+  std::size_t scratch_bytes = 0;
+  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, tile_run_counts,
+                                                 tile_runs.data(), t.num_tiles + 1, stream));
+  const DeviceBuffer<unsigned char> tile_temporaries = allocate_parts([&](PartCarver& carve) {
+    carve(scan_scratch, scratch_bytes);
+    carve(sorted_columns, n);
+    carve(tile_run_counts, tiles + 1);
+  });
+  KSPMV_CUDA_CHECK(cudaMemsetAsync(tile_run_counts, 0, (tiles + 1) * sizeof(Offset), stream));
   const auto sort =
       tile_entries == 4096 ? sort_tiles<4096, Ordinal, Offset> : sort_tiles<2048, Ordinal, Offset>;
   sort(row_map, entries, num_rows, num_cols, num_entries, t.num_tiles, 1, order.data(),
-       sorted_columns.data(), tile_run_counts.data(), tile_first_row.data(), stream);
-  std::size_t scratch_bytes = 0;
-  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, tile_run_counts.data(),
+       sorted_columns, tile_run_counts, tile_first_row.data(), stream);
+  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_scratch, scratch_bytes, tile_run_counts,
                                                  tile_runs.data(), t.num_tiles + 1, stream));
-  DeviceBuffer<unsigned char> scan_scratch(scratch_bytes);
-  KSPMV_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_scratch.data(), scratch_bytes,
-                                                 tile_run_counts.data(), tile_runs.data(),
-                                                 t.num_tiles + 1, stream));
   Offset runs = 0;
   KSPMV_CUDA_CHECK(cudaMemcpyAsync(&runs, tile_runs.data() + tiles, sizeof(Offset),
                                    cudaMemcpyDeviceToHost, stream));
@@ -221,28 +225,32 @@ TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, con
   if (t.runs_per_entry(num_entries) > most_runs_per_entry) return t;
 
   const auto r = static_cast<std::size_t>(t.num_runs);
-  t.run_ends = DeviceBuffer<std::uint16_t>(r);
-  DeviceBuffer<Ordinal> run_columns(r);
-  const auto runs_of =
-      tile_entries == 4096 ? find_runs<4096, Ordinal, Offset> : find_runs<2048, Ordinal, Offset>;
-  runs_of(sorted_columns.data(), num_entries, t.num_tiles, tile_runs.data(), t.run_ends.data(),
-          run_columns.data(), stream);
-  // The runs sorted by column, stably: each column's partials in tile order.
-  DeviceBuffer<Ordinal> other_columns(r);
-  DeviceBuffer<Offset> sorted_runs(r);
-  DeviceBuffer<Offset> other_runs(r);
-  iota_kernel<<<grid_for(t.num_runs, kTileThreads), kTileThreads, 0, stream>>>(sorted_runs.data(),
-                                                                               t.num_runs);
-  KSPMV_CUDA_CHECK(cudaGetLastError());
-  cub::DoubleBuffer<Ordinal> columns(run_columns.data(), other_columns.data());
-  cub::DoubleBuffer<Offset> run_order(sorted_runs.data(), other_runs.data());
+  // The runs sorted by column, stably: each column's partials in tile order. The sort ping-pongs
+  // between each pair of arrays.
+  cub::DoubleBuffer<Ordinal> columns;
+  cub::DoubleBuffer<Offset> run_order;
   const int end_bit = significant_bits(num_cols);
   scratch_bytes = 0;
   KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, scratch_bytes, columns, run_order,
                                                    t.num_runs, 0, end_bit, stream));
-  DeviceBuffer<unsigned char> sort_scratch(scratch_bytes);
-  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_scratch.data(), scratch_bytes, columns,
-                                                   run_order, t.num_runs, 0, end_bit, stream));
+  unsigned char* sort_scratch = nullptr;
+  const DeviceBuffer<unsigned char> run_temporaries = allocate_parts([&](PartCarver& carve) {
+    carve(sort_scratch, scratch_bytes);
+    carve(columns.d_buffers[0], r);
+    carve(columns.d_buffers[1], r);
+    carve(run_order.d_buffers[0], r);
+    carve(run_order.d_buffers[1], r);
+  });
+  t.run_ends = DeviceBuffer<std::uint16_t>(r);
+  const auto runs_of =
+      tile_entries == 4096 ? find_runs<4096, Ordinal, Offset> : find_runs<2048, Ordinal, Offset>;
+  runs_of(sorted_columns, num_entries, t.num_tiles, tile_runs.data(), t.run_ends.data(),
+          columns.Current(), stream);
+  iota_kernel<<<grid_for(t.num_runs, kTileThreads), kTileThreads, 0, stream>>>(run_order.Current(),
+                                                                               t.num_runs);
+  KSPMV_CUDA_CHECK(cudaGetLastError());
+  KSPMV_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_scratch, scratch_bytes, columns, run_order,
+                                                   t.num_runs, 0, end_bit, stream));
   t.run_slot = DeviceBuffer<Offset>(r);
   rank_of_position_kernel<<<grid_for(t.num_runs, kTileThreads), kTileThreads, 0, stream>>>(
       run_order.Current(), t.num_runs, t.run_slot.data());
