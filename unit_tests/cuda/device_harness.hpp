@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -43,6 +44,14 @@ inline const Algorithm kAlgorithms[] = {Algorithm::Scalar, Algorithm::Vector, Al
                                         Algorithm::MergePath, Algorithm::Auto};
 inline const Mode kModes[] = {Mode::NoTranspose, Mode::Transpose, Mode::Conjugate,
                               Mode::ConjugateTranspose};
+
+// (value, column index, row offset) for typed tests: every value type once, with 32- and 64-bit
+// indices and offsets mixed, std::size_t offsets among them.
+using ValueIndexOffsetTypes =
+    ::testing::Types<std::tuple<double, std::int32_t, std::int32_t>,
+                     std::tuple<float, std::int64_t, std::int64_t>,
+                     std::tuple<std::complex<double>, std::int32_t, std::size_t>,
+                     std::tuple<std::complex<float>, std::int64_t, std::int32_t>>;
 
 template <class T>
 class DeviceArray {

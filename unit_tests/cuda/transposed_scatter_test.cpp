@@ -40,11 +40,7 @@ class CudaTransposedScatterTest : public ::testing::Test {
   std::mt19937_64 rng{seed};
 };
 
-using Types = ::testing::Types<std::tuple<double, std::int32_t, std::int32_t>,
-                               std::tuple<float, std::int64_t, std::int64_t>,
-                               std::tuple<std::complex<double>, std::int32_t, std::size_t>,
-                               std::tuple<std::complex<float>, std::int64_t, std::int32_t>>;
-TYPED_TEST_SUITE(CudaTransposedScatterTest, Types);
+TYPED_TEST_SUITE(CudaTransposedScatterTest, ValueIndexOffsetTypes);
 
 TYPED_TEST(CudaTransposedScatterTest, RandomColumnsEqualTheReference) {
   KSPMV_SKIP_WITHOUT_GPU();
