@@ -81,6 +81,10 @@ def main(argv):
                           ("ratio", f"{occupancy / 20:.2f}"),
                       "lts__t_sectors_srcunit_tex_op_write.sum": ("sector", f"{dram / 128:,.0f}"),
                       "lts__t_sectors_srcunit_tex_op_read.sum": ("sector", f"{dram / 16:,.0f}"),
+                      "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum":
+                          ("sector", f"{dram / 64:,.0f}"),
+                      "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum":
+                          ("sector", f"{dram / 200:,.0f}"),
                       "sm__warps_active.avg.pct_of_peak_sustained_active": ("%", f"{occupancy}")}
             for metric in metrics:
                 unit, value = values[metric]

@@ -20,9 +20,9 @@ Per driver, record and kernel (name and grid) the table and the CSV give the lau
 medians over them: microseconds, warp instructions (and per 256 of the record's nonzeros), DRAM
 bytes read and written, achieved occupancy, and the cycles a warp waits on global loads between
 its instructions (the long-scoreboard stall: a latency-bound kernel's mark), the cycles it waits
-for room in the memory instruction queue (the lg-throttle stall: scattered stores' mark; CSV only)
-and the 32-byte sectors written to and read from L2 (CSV only). NCU names the Nsight Compute command line (default
-`ncu`).
+for room in the memory instruction queue (the lg-throttle stall: scattered stores' mark; CSV only),
+the 32-byte sectors written to and read from L2 and the sectors of local memory loaded and stored
+(spills; CSV only). NCU names the Nsight Compute command line (default `ncu`).
 
 Exit status: 0, 1 a driver or Nsight Compute failed, 2 bad input (no record matches).
 Python 3 standard library only.
@@ -62,6 +62,10 @@ METRICS = {
     # Those the SMs read from L2: against the bytes used, how scattered the loads were (a gather of
     # 8-byte values at random takes a sector each, DR-50).
     "lts__t_sectors_srcunit_tex_op_read.sum": "l2_sectors_read",
+    # Sectors of local memory (registers spilled, arrays indexed at run time) loaded and stored: a
+    # spilling kernel's loads and stores that are not its data's (DR-53).
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum": "local_sectors_loaded",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum": "local_sectors_stored",
 }
 # Nsight Compute's units, as multiples of the base unit (seconds, bytes, counts, percent).
 UNITS = {"ns": 1e-9, "nsecond": 1e-9, "us": 1e-6, "usecond": 1e-6, "ms": 1e-3, "msecond": 1e-3,
@@ -71,7 +75,8 @@ COLUMNS = ["driver", "commit", "record", "chosen_algorithm", "nonzeros", "librar
            "grid", "block", "launches", "median_us", "warp_instructions",
            "warp_instructions_per_256_nonzeros", "dram_bytes_read", "dram_bytes_written",
            "achieved_occupancy_pct", "load_wait_cycles_per_instruction",
-           "memory_queue_wait_cycles_per_instruction", "l2_sectors_written", "l2_sectors_read"]
+           "memory_queue_wait_cycles_per_instruction", "l2_sectors_written", "l2_sectors_read",
+           "local_sectors_loaded", "local_sectors_stored"]
 
 
 class BadInput(RuntimeError):
@@ -139,6 +144,8 @@ def summarize(kernels, record):
                 median("memory_queue_wait_cycles_per_instruction"),
             "l2_sectors_written": median("l2_sectors_written"),
             "l2_sectors_read": median("l2_sectors_read"),
+            "local_sectors_loaded": median("local_sectors_loaded"),
+            "local_sectors_stored": median("local_sectors_stored"),
         })
     return rows
 

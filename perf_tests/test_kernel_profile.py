@@ -136,6 +136,8 @@ class EndToEndTest(unittest.TestCase):
                                statistics.median([occupancy / 20, (occupancy + 1) / 20]), places=2)
         self.assertAlmostEqual(float(spmv["l2_sectors_written"]), dram / 128)
         self.assertAlmostEqual(float(spmv["l2_sectors_read"]), dram / 16)
+        self.assertAlmostEqual(float(spmv["local_sectors_loaded"]), dram / 64)
+        self.assertAlmostEqual(float(spmv["local_sectors_stored"]), dram / 200)
         self.assertIn("inst/256nz", printed)
 
     def test_no_matching_record_is_bad_input(self):
