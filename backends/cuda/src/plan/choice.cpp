@@ -7,6 +7,8 @@
 #include <limits>
 #include <sstream>
 
+#include "plan/tuning.hpp"
+
 namespace kspmv::cuda::detail {
 namespace {
 
@@ -151,13 +153,15 @@ Choice choose(const PlanInputs& inputs) {
   choice.regular_rows = is_regular(inputs);
   choice.algorithm = inputs.request.algorithm == Algorithm::Auto ? auto_algorithm(inputs)
                                                                  : inputs.request.algorithm;
-  // Irregular rows keep 40 registers for x gathers in flight where the sums are wider than 4
+  // Irregular rows keep registers for x gathers in flight where the sums are wider than 4
   // bytes. Measured on the H200 (DR-35), 8 blocks against 6: real single precision 1.02x-1.14x
   // faster on every irregular generated shape with local columns, within 1% on random columns,
   // the power-law and few-dense-rows families; double precision 1.06x-1.24x faster within 256
   // columns of the diagonal but 0.85x-0.99x within 1024-16384, few-dense-rows 0.89x.
   const bool single_precision_sums = inputs.types.real && inputs.types.sum_bytes == 4;
-  choice.adaptive_blocks_per_sm = choice.regular_rows || single_precision_sums ? 8 : 6;
+  choice.adaptive_blocks_per_sm = choice.regular_rows || single_precision_sums
+                                      ? 8
+                                      : adaptive_irregular_blocks_per_sm(inputs.types.sum_bytes);
   if (choice.algorithm == Algorithm::Vector) {
     choice.vector_lanes = vector_lanes_for(matrix.mean_row_length());
     // A latency-bound call waits on each row's chain of loads, and more lanes a row start more

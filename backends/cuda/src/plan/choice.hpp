@@ -60,7 +60,7 @@ struct Choice {
   int vector_lanes = 32;         // rank 2 with Vector: the group's lanes a row (CUSP's rule)
   int single_vector_lanes = 32;  // rank 1 with Vector: lanes a row
   // Adaptive's residency on A's own values (tuning.hpp's AdaptiveShape): 8 blocks a SM under 32
-  // registers, or 6 under 40.
+  // registers, or adaptive_irregular_blocks_per_sm (6 under 40, 5 under 48 for complex<double>).
   int adaptive_blocks_per_sm = 8;
   // Rank 2: the long rows' chunk length where they are shared out over warps; 0 where not.
   std::int64_t long_row_chunk_entries = 0;

@@ -75,13 +75,14 @@ class KernelLaunch {
         break;
       case Algorithm::Adaptive:
         // Gathered values need an index register more: under the 32-register cap they spilled
-        // 140 bytes (fp64), and transposed calls ran 1.2-1.3x slower (DR-05).
+        // 140 bytes (fp64), and transposed calls ran 1.2-1.3x slower (DR-05). complex<double>
+        // too keeps 6 blocks there: at 5, mode H ran 3% slower (DR-54).
         if constexpr (Args::gathered_values) {
           adaptive<Adaptive40RegisterShape<T>>(args, stream);
         } else if (choice_.adaptive_blocks_per_sm == Adaptive32RegisterShape<T>::kMinBlocksPerSm) {
           adaptive<Adaptive32RegisterShape<T>>(args, stream);
         } else {
-          adaptive<Adaptive40RegisterShape<T>>(args, stream);
+          adaptive<AdaptiveIrregularShape<T>>(args, stream);
         }
         break;
       case Algorithm::MergePath:

@@ -18,7 +18,7 @@ struct LaunchPolicy {
   int scalar_block_threads;
   int vector_block_threads;
   // A matrix whose longest row exceeds irregular_row_factor * mean + irregular_row_slack is
-  // irregular: Auto avoids a group per row there, and Adaptive takes its 6-blocks-per-SM build.
+  // irregular: Auto avoids a group per row there, and Adaptive takes its irregular-rows build.
   double irregular_row_factor;
   double irregular_row_slack;
   // Auto: below this many nonzeros a call is latency-bound (L2-resident, a few microseconds).
@@ -206,6 +206,19 @@ template <class T>
 using Adaptive32RegisterShape = AdaptiveShape<8, T>;
 template <class T>
 using Adaptive40RegisterShape = AdaptiveShape<6, T>;
+
+// Irregular rows on A's own values keep registers for x gathers in flight: 6 blocks a SM (40
+// registers) where the sums take at most 8 bytes. complex<double> sums take two registers each: at
+// 6 blocks the few-dense-rows kernel stored 10M sectors to local memory and wrote 7.5 DRAM bytes a
+// nonzero (cuSPARSE 4.7); at 5 blocks (48 registers) 1M and 2.4, and mode-N calls ran 5-8% faster
+// (few dense rows 1167 -> 1079 us, power-law 280 -> 266; H100, DR-54). Gathered values (transposed
+// calls) keep 6 blocks: at 5 they ran 3% slower.
+constexpr int adaptive_irregular_blocks_per_sm(int sum_bytes) {
+  return sum_bytes > 8 ? 5 : 6;
+}
+template <class T>
+using AdaptiveIrregularShape =
+    AdaptiveShape<adaptive_irregular_blocks_per_sm(static_cast<int>(sizeof(T))), T>;
 
 // MergePath: 256 threads x 8 path items per tile.
 struct MergePathShape {
