@@ -389,6 +389,17 @@ class CudaDriver final : public Driver {
 int main(int argc, char** argv) {
   kspmv::bench::CommandLine command_line;
   if (const auto status = kspmv::bench::parse_or_explain(argc, argv, command_line)) return *status;
+  // A machine with no usable CUDA device (none, or a driver older than this runtime) gets a status
+  // of its own, so that a test of this program can report itself skipped there (CTest's
+  // SKIP_RETURN_CODE), as the CUDA unit tests do.
+  constexpr int kNoCudaDevice = 77;
+  int devices = 0;
+  if (const cudaError_t error = cudaGetDeviceCount(&devices);
+      error != cudaSuccess || devices == 0) {
+    std::cerr << "kspmv_cuda_bench: no usable CUDA device: "
+              << (error != cudaSuccess ? cudaGetErrorString(error) : "none found") << '\n';
+    return kNoCudaDevice;
+  }
   try {
     kspmv::bench::CudaDriver driver;
     return kspmv::bench::run_suite(command_line, driver, argc, argv);
