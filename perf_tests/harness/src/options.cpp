@@ -75,6 +75,10 @@ std::string usage(const std::string& program) {
   --seed N                generator seed
   --output-dir DIR        write DIR/run.json (Google Benchmark's JSON)
   --git-commit SHA        recorded in the context (default: the commit the build was configured at)
+  --reference LABEL       time every record batch by batch beside this implementation, e.g.
+                          cuSPARSE/ALG1, where the operation has it (default: the driver's first
+                          baseline; a slow one, such as Kokkos Kernels' native mode H on complex
+                          values, can take most of a run)
   --plant-slowdown F      kspmv's records run F times the calls of every batch but count the nominal
                           number: a real slowdown by F, for testing the regression gate
 
@@ -140,6 +144,8 @@ CommandLine parse_command_line(int argc, char** argv) {
       options.output_dir = value();
     } else if (option == "--git-commit") {
       options.git_commit = value();
+    } else if (option == "--reference") {
+      options.reference = value();
     } else if (option == "--plant-slowdown") {
       options.plant_slowdown = to_number(option, value());
       if (options.plant_slowdown < 1) throw std::invalid_argument("--plant-slowdown must be >= 1");

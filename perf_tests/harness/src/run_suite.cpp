@@ -261,6 +261,7 @@ void check_first_call(Workload<Scalar>& workload, Implementation& impl,
 struct Suite {
   Driver& driver;
   Timing timing;
+  std::string reference;  // --reference; empty: the first baseline
   int wrong_results = 0;
 };
 
@@ -394,9 +395,12 @@ void measure_record(benchmark::State& state, Suite& suite, OperationOnDevice<Sca
                  ";plan=" + label_field(impl.plan()));
 }
 
-// The index of the first baseline among an operation's implementations: every other record of
-// the operation is timed beside it.
-std::optional<std::size_t> reference_of(const std::vector<std::string>& labels) {
+// The index among an operation's implementations that every other record of the operation is
+// timed beside: the chosen one where the operation has it, else the first baseline.
+std::optional<std::size_t> reference_of(const std::vector<std::string>& labels,
+                                        const std::string& chosen) {
+  const auto found = std::find(labels.begin(), labels.end(), chosen);
+  if (found != labels.end()) return static_cast<std::size_t>(found - labels.begin());
   for (std::size_t i = 0; i < labels.size(); ++i) {
     if (labels[i].rfind("kspmv/", 0) != 0) return i;
   }
@@ -411,7 +415,7 @@ void register_matrix(Suite& suite, const MatrixSource& source,
     auto operation = std::make_shared<OperationOnDevice<Scalar>>(matrix, op, suite.driver);
     const auto labels = single_precision_values ? suite.driver.single_precision_matrix_labels(op)
                                                 : suite.driver.implementation_labels(op);
-    const auto reference = reference_of(labels);
+    const auto reference = reference_of(labels, suite.reference);
     for (std::size_t i = 0; i < labels.size(); ++i) {
       const std::string name = source.name + "/" + labels[i] + "/" +
                                precision_name<Scalar>(single_precision_values) + "/" + op.name();
@@ -568,11 +572,22 @@ int run_suite(const CommandLine& command_line, Driver& driver, int argc, char** 
     std::cerr << argv[0] << ": " << e.what() << "\n";
     return 2;
   }
+  if (!options.reference.empty()) {
+    const auto labels = driver.implementation_labels(Operation{});
+    if (std::find(labels.begin(), labels.end(), options.reference) == labels.end()) {
+      std::cerr << argv[0] << ": --reference " << options.reference
+                << " is none of this driver's implementations of mode N:";
+      for (const auto& label : labels) std::cerr << " " << label;
+      std::cerr << "\n";
+      return 2;
+    }
+  }
   const DeviceDescription device = driver.describe();
   add_context(options, device, argc, argv);
   Suite suite{
       driver,
-      {options.batches, options.warmup_calls, options.min_batch_seconds, options.plant_slowdown}};
+      {options.batches, options.warmup_calls, options.min_batch_seconds, options.plant_slowdown},
+      options.reference};
   register_copy_bandwidth(suite, options.copy_bytes);
   register_launch_floor(suite);
   const bool single_precision_matrices =

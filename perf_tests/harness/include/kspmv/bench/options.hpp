@@ -26,6 +26,7 @@ struct Options {
   std::uint64_t seed = 0;        // 0: the generators' default seed
   std::string output_dir;        // where run.json goes; empty: only --benchmark_out, if given
   std::string git_commit;        // default: the commit the build was configured at
+  std::string reference;         // label every record is timed beside; empty: the first baseline
 };
 
 struct CommandLine {
