@@ -155,6 +155,30 @@ class DriverOutputTest(unittest.TestCase):
         print(f"driver: --suite sweep lists {len(matrices) - 1} shapes at scale 0.001, --shape adds "
               f"one; a shape without its reach exits 2")
 
+    def test_records_timed_beside_the_chosen_reference(self):
+        # Not the default (the first baseline): a kspmv kernel, so that choosing is what is seen.
+        matrix = self.matrices[0]
+        keys = [perf_json.split_key(n) for n in self.slice_names if n not in PROBES]
+        labels = sorted({f"{k[1]}/{k[2]}" for k in keys if k[0] == matrix and k[4] == "N"})
+        kernels = [label for label in labels if label.startswith(perf_json.KSPMV_BACKEND + "/")]
+        chosen = next(label for label in kernels if not label.endswith("/Auto"))
+        with tempfile.TemporaryDirectory() as out:
+            ran = run("--suite", "quick", "--precision", "fp64", "--reference", chosen,
+                      f"--benchmark_filter=^{extended_regex_escape(matrix)}/.*/N/",
+                      "--benchmark_repetitions=1", "--output-dir", out)
+            self.assertEqual(ran.returncode, 0, ran.stdout + ran.stderr)
+            records = perf_json.load_run(os.path.join(out, "run.json"))["records"]
+        self.assertGreater(len(records), 2)
+        for r in records:
+            label = f"{r['backend']}/{r['algorithm']}"
+            self.assertEqual(r["reference"], None if label == chosen else chosen, r["key"])
+        bad = run("--suite", "quick", "--reference", "nobody/nothing")
+        self.assertEqual(bad.returncode, 2, bad.stdout + bad.stderr)
+        self.assertIn("nobody/nothing", bad.stderr)
+        self.assertIn(chosen, bad.stderr)
+        print(f"driver: --reference {chosen} times {len(records) - 1} records of {matrix} mode N "
+              f"beside it; an unknown label exits 2: {bad.stderr.strip()[:120]}")
+
     def test_usage_error_exits_2(self):
         bad = run("--suite", "nonsense")
         self.assertEqual(bad.returncode, 2, bad.stdout + bad.stderr)

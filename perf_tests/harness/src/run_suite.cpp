@@ -11,10 +11,12 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kspmv/bench/byte_model.hpp"
@@ -573,10 +575,15 @@ int run_suite(const CommandLine& command_line, Driver& driver, int argc, char** 
     return 2;
   }
   if (!options.reference.empty()) {
-    const auto labels = driver.implementation_labels(Operation{});
-    if (std::find(labels.begin(), labels.end(), options.reference) == labels.end()) {
+    std::set<std::string> labels;
+    for (const bool complex_values : {false, true}) {
+      for (const Operation& op : suite_operations(complex_values)) {
+        for (auto& label : driver.implementation_labels(op)) labels.insert(std::move(label));
+      }
+    }
+    if (labels.count(options.reference) == 0) {
       std::cerr << argv[0] << ": --reference " << options.reference
-                << " is none of this driver's implementations of mode N:";
+                << " is none of this driver's implementations:";
       for (const auto& label : labels) std::cerr << " " << label;
       std::cerr << "\n";
       return 2;
