@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import perf_json  # noqa: E402
 
 DRIVER = None
+LISTING = None  # the whole fp64 quick suite's --benchmark_list_tests run (__main__ makes it first)
 COMMIT = "test-commit"
 # The quick suite's smallest generated matrices (about 15k and 20k entries at scale 0.002).
 SMALL_MATRICES = re.compile(r"^(powerlaw_\d+_a[0-9.]+|uniform_\d+_k100)$")
@@ -35,13 +36,19 @@ def extended_regex_escape(text):
     return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", text)
 
 
-def listed_names(*arguments):
-    listing = run("--suite", "quick", "--precision", "fp64", "--benchmark_list_tests=true",
-                  *arguments)
+def list_tests(*arguments):
+    return run("--suite", "quick", "--precision", "fp64", "--benchmark_list_tests=true", *arguments)
+
+
+def names_listed_by(listing):
     if listing.returncode != 0:
         raise AssertionError(f"--benchmark_list_tests=true exited with {listing.returncode}: "
                              f"{listing.stderr}")
     return [perf_json.record_name(name) for name in listing.stdout.split()]
+
+
+def listed_names(*arguments):
+    return names_listed_by(list_tests(*arguments))
 
 
 PROBES = (perf_json.COPY_BANDWIDTH, perf_json.LAUNCH_FLOOR)
@@ -50,7 +57,7 @@ PROBES = (perf_json.COPY_BANDWIDTH, perf_json.LAUNCH_FLOOR)
 class DriverOutputTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.all_names = listed_names()
+        cls.all_names = names_listed_by(LISTING)
         matrices = sorted({perf_json.split_key(name)[0] for name in cls.all_names
                            if name not in PROBES})
         cls.matrices = [m for m in matrices if SMALL_MATRICES.match(m)]
@@ -196,8 +203,8 @@ if __name__ == "__main__":
     parser.add_argument("--driver", required=True)
     args, rest = parser.parse_known_args()
     DRIVER = args.driver
-    probe = run("--suite", "quick", "--precision", "fp64", "--benchmark_list_tests=true")
-    if probe.returncode == NO_CUDA_DEVICE:
-        print(f"skipped: {probe.stderr.strip()}")
+    LISTING = list_tests()
+    if LISTING.returncode == NO_CUDA_DEVICE:
+        print(f"skipped: {LISTING.stderr.strip()}")
         sys.exit(NO_CUDA_DEVICE)
     unittest.main(argv=[sys.argv[0], *rest])
