@@ -1,10 +1,18 @@
 # ctest script: installs kspmv into a scratch prefix, builds an example against it with
 # find_package(kspmv) exactly as an application would, and runs it.
-#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DCXX_COMPILER=... -DEXAMPLE=<dir under
-#         examples/> -DRUN="<program>|<arguments>..." [-DRUN_PREFIX="mpirun|-np|2"]
-#         [-DCONFIGURE_ARGS="-DX=...|..."] [-DREJECTED_VERSION=9.0] -P kspmvExampleFromInstall.cmake
-# Lists are separated by "|" so that they pass through one -D each. With REJECTED_VERSION, a project
-# asking for find_package(kspmv <that version>) must also fail to configure against the install.
+#   cmake (-DBUILD_DIR=... | -DKSPMV_CONFIGURE_ARGS="-DX=...|...") -DSOURCE_DIR=... -DWORK_DIR=...
+#         -DCXX_COMPILER=... -DEXAMPLE=<dir under examples/> -DRUN="<program>|<arguments>..."
+#         [-DRUN_PREFIX="mpirun|-np|2"] [-DCONFIGURE_ARGS="-DX=...|..."] [-DREJECTED_VERSION=9.0]
+#         -P kspmvExampleFromInstall.cmake
+# Lists are separated by "|" so that they pass through one -D each. The kspmv installed is the build
+# in BUILD_DIR or, with KSPMV_CONFIGURE_ARGS (which may be empty), one configured from SOURCE_DIR with
+# those arguments alone and built here: what a user's own configure gives, not what the test build
+# around this script found. With REJECTED_VERSION, a project asking for find_package(kspmv <that
+# version>) must also fail to configure against the install.
+if(DEFINED KSPMV_CONFIGURE_ARGS)
+  set(BUILD_DIR "${WORK_DIR}/kspmv-build")
+  string(REPLACE "|" ";" KSPMV_CONFIGURE_ARGS "${KSPMV_CONFIGURE_ARGS}")
+endif()
 foreach(var BUILD_DIR SOURCE_DIR WORK_DIR CXX_COMPILER EXAMPLE RUN)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "kspmvExampleFromInstall: ${var} is not set")
@@ -23,6 +31,11 @@ function(run_step what)
 endfunction()
 
 file(REMOVE_RECURSE "${WORK_DIR}")
+if(DEFINED KSPMV_CONFIGURE_ARGS)
+  run_step("kspmv configure" ${CMAKE_COMMAND} -S "${SOURCE_DIR}" -B "${BUILD_DIR}"
+           -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER} ${KSPMV_CONFIGURE_ARGS})
+  run_step("kspmv build" ${CMAKE_COMMAND} --build "${BUILD_DIR}" --parallel)
+endif()
 run_step("install" ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
 run_step("configure" ${CMAKE_COMMAND} -S "${SOURCE_DIR}/examples/${EXAMPLE}" -B "${WORK_DIR}/build"
          -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER}

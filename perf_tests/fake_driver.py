@@ -6,8 +6,8 @@ file that every record skips). It measures nothing: each record has a true time 
 by seeded lognormal noise and by --plant-slowdown for kspmv's records.
 
     fake_driver.py [--suite quick|nightly] [--precision fp64|fp32 ...] [--plant-slowdown F]
-        [--noise SIGMA] [--run-noise SIGMA] [--reference-noise SIGMA] [--noise-seed N]
-        [--wrong KEY ...] [--perturb-y KEY ...] [--perturb-plan KEY ...]
+        [--slow KEY=F ...] [--noise SIGMA] [--run-noise SIGMA] [--reference-noise SIGMA]
+        [--noise-seed N] [--wrong KEY ...] [--perturb-y KEY ...] [--perturb-plan KEY ...]
         [--repetitions N] [--batches N] [--warmup N] [--min-batch-seconds T] [--copy-bytes B]
         [--git-commit C] [--output-dir DIR] [--benchmark_filter=REGEX]
         [--benchmark_repetitions=N] [--benchmark_enable_random_interleaving=true|false]
@@ -19,10 +19,11 @@ batch by batch) shares its repetition's factor, times exp(N(0, --reference-noise
 depends on --noise-seed and the output file's
 name, so the runs of a gate's rounds differ and a rerun of the test repeats them. Their defaults
 come from KSPMV_FAKE_NOISE, KSPMV_FAKE_RUN_NOISE, KSPMV_FAKE_REFERENCE_NOISE (else 0.02) and
-KSPMV_FAKE_NOISE_SEED (else 0). --wrong
-makes a record compute a wrong result. Every measured record's y_hash is a fixed function of its
-name, as a real driver's is of y's bits; --perturb-y changes a record's y_hash and --perturb-plan
-the plan its label describes (a kspmv record's), as a restructuring that changed behaviour would.
+KSPMV_FAKE_NOISE_SEED (else 0). --slow makes one record F times slower (its reference is not).
+--wrong makes a record compute a wrong result. Every measured record's y_hash is a fixed function
+of its name, as a real driver's is of y's bits; --perturb-y changes a record's y_hash and
+--perturb-plan the plan its label describes (a kspmv record's), as a restructuring that changed
+behaviour would.
 --repetitions stands for --benchmark_repetitions as in the drivers (which win); --batches,
 --warmup, --min-batch-seconds and --copy-bytes are accepted and ignored. Exit status as the
 drivers': 0, 2 usage error, 3 a wrong result of a kspmv record.
@@ -160,6 +161,7 @@ def record_entries(key, family, args, noise, reference_noise):
     seconds = compulsory / (gb_per_s * 1e9)
     if backend == perf_json.KSPMV_BACKEND:
         seconds *= args.plant_slowdown
+    seconds *= args.slow.get(key, 1.0)
     counters = {name: float(value) for name, value in shape.items()}
     counters.update(compulsory_bytes=float(compulsory),
                     calls_per_batch=float(max(1, round(0.002 / seconds))),
@@ -260,6 +262,7 @@ def parse_arguments(argv):
     parser.add_argument("--suite", default="quick")
     parser.add_argument("--precision", action="append", choices=sorted(SCALAR_BYTES))
     parser.add_argument("--plant-slowdown", type=float, default=1.0)
+    parser.add_argument("--slow", action="append", default=[], metavar="KEY=F")
     # The environment serves commands that cannot take more flags (--driver of the perf tests).
     parser.add_argument("--noise", type=float,
                         default=float(os.environ.get("KSPMV_FAKE_NOISE", 0)))
@@ -292,6 +295,11 @@ def parse_arguments(argv):
         parser.error(f"--suite is quick, nightly or sweep, not '{args.suite}'")
     if args.plant_slowdown < 1:
         parser.error("--plant-slowdown must be >= 1")
+    try:
+        args.slow = {key: float(factor) for key, factor in
+                     (slow.rsplit("=", 1) for slow in args.slow)}
+    except ValueError:
+        parser.error("--slow takes KEY=FACTOR")
     args.precision = args.precision or ["fp64", "fp32"]
     args.benchmark_repetitions = args.benchmark_repetitions or args.repetitions or 3
     return args

@@ -309,16 +309,20 @@ def report(judgement, notes, details):
         print(f"  {v.status:9} {v.name:48} {describe(v, details)}")
     for note in notes:
         print(f"gate: {note}")
+    print(verdict_line(judgement, passed))
+    return passed
 
+
+def verdict_line(judgement, passed):
+    """The gate's last line: PASS or FAIL and how many records and aggregates got each status."""
     def counts(verdicts):
         tally = {}
         for v in verdicts:
             tally[v.status] = tally.get(v.status, 0) + 1
         return ", ".join(f"{n} {status}" for status, n in sorted(tally.items())) or "none"
 
-    print(f"gate: {'PASS' if passed else 'FAIL'} ({len(judgement.records)} records: "
-          f"{counts(judgement.records)}; aggregates: {counts(judgement.aggregates)})")
-    return passed
+    return (f"gate: {'PASS' if passed else 'FAIL'} ({len(judgement.records)} records: "
+            f"{counts(judgement.records)}; aggregates: {counts(judgement.aggregates)})")
 
 
 def utc_now():

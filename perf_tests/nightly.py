@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """One nightly performance run: the whole suite once (run.json, run.csv), then the regression gate
-of this build against a baseline build (gate.py, which appends the verdict to the history), then
-the charts, then the summary table (also summary.txt and in index.html).
+of this build against a baseline build (gate.py) or against a stored run (stored_gate.py), either
+of which appends the verdict to the history, then the charts, then the summary table (also
+summary.txt and in index.html).
 
     python3 perf_tests/nightly.py --build-dir build --suite quick --no-gate
     python3 perf_tests/nightly.py --build-dir build --baseline-build-dir build-main \\
         --suite nightly --matrices DIR --output-dir perf_results/nightly
+    python3 <prefix>/share/kspmv/perf_tests/nightly.py --driver <prefix>/bin/kspmv_perf \\
+        --suite nightly --matrices DIR --baseline-results OLD/run.json --output-dir OUT
 
 The driver is B/perf_tests/driver/kspmv_perf, or B/perf_tests/cuda/kspmv_cuda_bench in a build
 without Kokkos. Arguments after "--" go to both builds' drivers unchanged (the gate's own
@@ -13,9 +16,16 @@ without Kokkos. Arguments after "--" go to both builds' drivers unchanged (the g
 <output-dir>/driver.log; the terminal shows the matrices as they are made and a progress line
 every 10 s.
 
-Exit status: the gate's (0 pass, 1 fail, 2 a driver failed), or the driver's when the full run
-fails (3: kspmv computed a wrong result); 4: --require-plots and no charts were drawn (no
-interpreter with matplotlib: this one or /usr/bin/python3, which draws them when this one cannot).
+--baseline-results compares this run's kspmv records with a run.json of an earlier run of the
+same suite on the same device (it may be OUT/run.json itself: it is read before the run replaces
+it). Runs apart in time differ by whatever changed on the machine in between, so that verdict is
+context-grade, with wide tolerances; the gate of two builds measured in the same rounds is the
+one to trust.
+
+Exit status: the gate's (0 pass, 1 fail, 2 a driver failed or the stored run was refused), or the
+driver's when the full run fails (3: kspmv computed a wrong result); 4: --require-plots and no
+charts were drawn (no interpreter with matplotlib: this one or /usr/bin/python3, which draws them
+when this one cannot).
 """
 
 import argparse
@@ -29,6 +39,7 @@ import sys
 import driver_log
 import gate
 import perf_json
+import stored_gate
 import summary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -48,12 +59,17 @@ OTHER_PYTHONS = ("/usr/bin/python3",)
 
 
 def git_commit():
+    """The commit of the working tree these scripts are in; None outside one (installed) or
+    without git, where the driver records the commit it was configured at."""
     def git(*args):
         return subprocess.run(["git", "-C", HERE, *args], capture_output=True, text=True,
                               check=False)
-    head = git("rev-parse", "--short=12", "HEAD")
+    try:
+        head = git("rev-parse", "--short=12", "HEAD")
+    except FileNotFoundError:
+        return None
     if head.returncode != 0:
-        return "unknown"
+        return None
     dirty = git("status", "--porcelain", "--untracked-files=no").stdout.strip()
     return head.stdout.strip() + ("+dirty" if dirty else "")
 
@@ -94,8 +110,21 @@ def parse_arguments(argv):
     gating = parser.add_mutually_exclusive_group()
     gating.add_argument("--baseline-build-dir", help="build directory of the reference build")
     gating.add_argument("--baseline-driver", help="benchmark program of the reference build")
+    gating.add_argument("--baseline-results", metavar="RUN_JSON",
+                        help="a stored run.json of the same suite and device to compare with "
+                             "(context-grade)")
     gating.add_argument("--no-gate", action="store_true",
                         help="measure, record and plot only (the default without a baseline)")
+    parser.add_argument("--results-tolerance", type=float, default=stored_gate.TOLERANCE,
+                        help="with --baseline-results: slowdown of one record accepted "
+                             f"({stored_gate.TOLERANCE})")
+    parser.add_argument("--results-aggregate-tolerance", type=float,
+                        default=stored_gate.AGGREGATE_TOLERANCE,
+                        help="with --baseline-results: slowdown of an implementation over its "
+                             f"records accepted ({stored_gate.AGGREGATE_TOLERANCE})")
+    parser.add_argument("--allow-baseline-mismatch", action="store_true",
+                        help="with --baseline-results: compare a run of another suite or device "
+                             "instead of refusing")
     parser.add_argument("--output-dir", help="default perf_results/<suite>")
     parser.add_argument("--history", help="default <output-dir>/history.jsonl")
     parser.add_argument("--rounds", type=int, default=8, help="the gate's rounds (8)")
@@ -199,16 +228,39 @@ def write_results(args, run):
     return table
 
 
-def gate_or_record(args, run, suite, commit):
-    """The gate's status with a baseline build; 0 after recording the run in the history
-    without one."""
+def read_stored_run(args):
+    """The run of --baseline-results, read before the full run (which may overwrite the file);
+    None after saying why it cannot be a baseline for this run."""
+    try:
+        stored = perf_json.load_run(args.baseline_results)
+    except (OSError, perf_json.SchemaError) as e:
+        print(f"nightly: --baseline-results: {e}", file=sys.stderr)
+        return None
+    problems = stored_gate.mismatches(stored, args.suite)  # the device is known after the run
+    if problems and not args.allow_baseline_mismatch:
+        print(f"nightly: refused to compare with {args.baseline_results}: {'; '.join(problems)} "
+              f"(--allow-baseline-mismatch compares anyway)", file=sys.stderr)
+        return None
+    return stored
+
+
+def gate_or_record(args, run, stored, suite, commit_arguments):
+    """The gate's status against a baseline build or a stored run; 0 after recording the run in
+    the history without either."""
+    if stored:
+        return stored_gate.gate_run(stored_gate.parse_arguments([
+            "--baseline", args.baseline_results,
+            "--candidate", os.path.join(args.output_dir, "run.json"),
+            "--tolerance", str(args.results_tolerance),
+            "--aggregate-tolerance", str(args.results_aggregate_tolerance),
+            "--output-dir", os.path.join(args.output_dir, "gate"), "--history", args.history,
+            *(["--allow-mismatch"] if args.allow_baseline_mismatch else [])]), stored, run)
     if not args.baseline_driver:
-        print("nightly: no baseline build given: recorded, not gated", flush=True)
+        print("nightly: no baseline given: recorded, not gated", flush=True)
         gate.append_history(args.history, gate.history_entry(run, "not gated"))
         return 0
     return gate.main([
-        "--candidate", shlex.join([args.driver, *suite, *args.passthrough,
-                                   "--git-commit", commit]),
+        "--candidate", shlex.join([args.driver, *suite, *args.passthrough, *commit_arguments]),
         "--baseline", shlex.join([args.baseline_driver, *suite, *args.passthrough]),
         "--rounds", str(args.rounds), "--confirm-rounds", str(args.confirm_rounds),
         "--output-dir", os.path.join(args.output_dir, "gate"),
@@ -217,10 +269,16 @@ def gate_or_record(args, run, suite, commit):
 
 def main(argv=None):
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    stored = None
+    if args.baseline_results:
+        stored = read_stored_run(args)
+        if stored is None:
+            return 2
     commit = git_commit()
+    commit_arguments = ["--git-commit", commit] if commit else []
     suite = ["--suite", args.suite] + (["--matrices", args.matrices] if args.matrices else [])
     status, run = measure(args, [args.driver, *suite, *with_defaults(args.passthrough),
-                                 "--output-dir", args.output_dir, "--git-commit", commit])
+                                 "--output-dir", args.output_dir, *commit_arguments])
     if run is None:
         return status
     table = write_results(args, run)
@@ -228,7 +286,7 @@ def main(argv=None):
         print(f"\n{table}nightly: kspmv computed a wrong result (WRONG RESULT above): not "
               f"recorded, gated or charted")
         return status
-    status = gate_or_record(args, run, suite, commit)
+    status = gate_or_record(args, run, stored, suite, commit_arguments)
     warning = None if args.no_plots else draw_charts(args)
     print(f"\n{table}\nnightly: run.json, run.csv, summary.txt, driver.log"
           f"{'' if args.no_plots or warning else ', index.html and the charts'} in "

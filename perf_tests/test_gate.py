@@ -377,7 +377,7 @@ class NightlyTest(NightlyTestCase):
         self.assertEqual(status, 0, output)
         self.assertIn("kspmv_cuda_bench --suite quick --benchmark_repetitions=3 "
                       "--benchmark_enable_random_interleaving=true", output)
-        self.assertIn("no baseline build given: recorded, not gated", output)
+        self.assertIn("no baseline given: recorded, not gated", output)
         run = perf_json.load_run(os.path.join(self.output, "run.json"))
         with open(os.path.join(self.output, "run.csv"), encoding="utf-8") as f:
             self.assertEqual(len(f.readlines()), 1 + len(run["records"]))

@@ -1,16 +1,12 @@
 #pragma once
-// kspmv::spmv: y = beta*y + alpha*op(A)*x over Kokkos Views.
-//
-//   kspmv::spmv(mode, alpha, A, x, beta, y);               // default instance of A's space
-//   kspmv::spmv(exec, mode, alpha, A, x, beta, y);         // ordered on the instance `exec`
-//   kspmv::spmv(exec, &handle, mode, alpha, A, x, beta, y) // reuses the handle's plan
-//   kspmv::spmv(&handle, mode, alpha, A, x, beta, y)       // the same on the handle's space's
-//                                                          // default instance
-//
-// Without a handle, on Kokkos::Cuda, calls reuse a plan the library caches per matrix (the first
-// call makes it): in modes N and C as fast as a handle's; in modes T and H each call fingerprints
-// A's structure first and waits for the stream (see kspmv/cuda/without_plan.hpp).
-//
+/// @file
+/// kspmv::spmv: y = beta*y + alpha*op(A)*x over Kokkos Views, in Kokkos Kernels' four call forms.
+///
+///     kspmv::spmv(exec, &handle, mode, alpha, A, x, beta, y);  // ordered on exec, with a plan
+///     kspmv::spmv(&handle, mode, alpha, A, x, beta, y);        // the handle space's default
+///     kspmv::spmv(exec, mode, alpha, A, x, beta, y);           // without a handle
+///     kspmv::spmv(mode, alpha, A, x, beta, y);                 // A's space's default instance
+
 // This header checks and normalises the arguments, handles the cases every backend shares (empty
 // shapes, alpha == 0), then makes one dispatch call to the backend chosen by the execution space
 // (src/kspmv/detail/dispatch.hpp).
@@ -23,6 +19,7 @@
 #include "kspmv/algorithm.hpp"
 #include "kspmv/crs.hpp"
 #include "kspmv/detail/dispatch.hpp"
+#include "kspmv/detail/failures.hpp"
 #include "kspmv/detail/overlap.hpp"
 #include "kspmv/detail/scale.hpp"
 #include "kspmv/errors.hpp"
@@ -164,8 +161,50 @@ void unless_trivial(const ExecSpace& exec, Scalar alpha, const CrsViewT& A, Scal
   product();
 }
 
+// A handle's call: binds the handle to A's structure, then runs the product on its backend. A
+// first call that fails leaves the handle unbound as well as not set up (kspmv/handle.hpp), so
+// that its settings may still be made and the next call sets it up again.
+struct handle_access {
+  template <class HandleT, class ExecSpace, class Scalar, class CrsViewT, class XView, class YView>
+  static void apply(const ExecSpace& exec, HandleT& handle, Mode op, Scalar alpha,
+                    const CrsViewT& A, const XView& x, Scalar beta, const YView& y) {
+    const bool was_bound = handle.bound_;
+    handle.bind(A);
+    try {
+      unless_trivial(exec, alpha, A, beta, y, [&] {
+        HandleT::backend_type::apply(exec, handle.state_, handle.requested_, op, alpha, A, x, beta,
+                                     y);
+      });
+    } catch (...) {
+      if (!was_bound && !handle.state_.is_set_up()) handle.bound_ = false;
+      throw;
+    }
+  }
+};
+
 }  // namespace detail
 
+/// y = beta*y + alpha*op(A)*x, ordered on `exec`, reusing (and on its first call, setting up) the
+/// handle's plan.
+///
+/// @param exec the execution space instance the work is ordered on (its CUDA stream on
+///   Kokkos::Cuda); no fence of kspmv's own.
+/// @param handle the plan for A's structure, made for this matrix type, space and vector scalar.
+/// @param mode "N" (A), "T" (A^T), "C" (conj(A)) or "H" (A^H).
+/// @param alpha, beta coefficients, convertible to y's scalar type. beta == 0 overwrites y (NaN
+///   or Inf in y does not survive); alpha == 0 reads neither A nor x.
+/// @param matrix A: a kspmv::CrsView or a KokkosSparse::CrsMatrix accessible from ExecSpace.
+/// @param x, y both rank 1 or both rank 2 (several vectors), any layout, strided subviews
+///   included; x's scalar type is y's; they may not share an element.
+/// @throws kspmv::dimension_mismatch when op(A), x and y do not agree (the message names the
+///   shapes).
+/// @throws kspmv::unsupported_argument for an unknown mode, a null handle, a handle set up for
+///   another structure, a View with elements but no data, or x and y sharing an element.
+/// @throws kspmv::malformed_matrix on the handle's first call when A breaks the CSR invariants
+///   (unless the handle's structure check is off), naming the first bad row.
+/// @throws kspmv::device_error (or its kspmv::out_of_memory, kspmv::unsupported_device) when the
+///   device or the runtime underneath fails; the handle is then in the state kspmv::Handle
+///   describes.
 template <class ExecSpace, class HandleMatrix, class HandleExecSpace, class HandleScalar,
           class AlphaType, class Matrix, class XView, class BetaType, class YView>
 void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace, HandleScalar>* handle,
@@ -181,39 +220,51 @@ void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace, HandleSca
                 "kspmv::spmv: the handle was made for vectors of another scalar type (its third "
                 "template argument)");
 
-  if (handle == nullptr) throw unsupported_argument("kspmv::spmv: the handle pointer is null");
-  const Mode op = kspmv::parse_mode(mode);
-  const auto& A = detail::as_crs_view(matrix);
-  detail::check_operands(op, A, x, y);
-  handle->bind(A);
-  const Scalar a = static_cast<Scalar>(alpha);
-  const Scalar b = static_cast<Scalar>(beta);
-  detail::unless_trivial(exec, a, A, b, y, [&] {
-    using Backend = typename Handle<HandleMatrix, HandleExecSpace, HandleScalar>::backend_type;
-    Backend::apply(exec, handle->state(), handle->requested_algorithm(), op, a, A, x, b, y);
+  detail::as_kspmv_errors("kspmv::spmv", [&] {
+    if (handle == nullptr) throw unsupported_argument("kspmv::spmv: the handle pointer is null");
+    const Mode op = kspmv::parse_mode(mode);
+    const auto& A = detail::as_crs_view(matrix);
+    detail::check_operands(op, A, x, y);
+    detail::handle_access::apply(exec, *handle, op, static_cast<Scalar>(alpha), A, x,
+                                 static_cast<Scalar>(beta), y);
   });
 }
 
-// Without a handle: see each backend's apply_without_handle for what such a call costs and keeps
-// (kspmv/cuda/without_plan.hpp for Kokkos::Cuda; docs/design.md, section 2).
+/// y = beta*y + alpha*op(A)*x without a handle, ordered on `exec`. On Kokkos::Cuda a plan is kept
+/// per matrix by the library: in modes N and C as fast as a handle's; in modes T and H each call
+/// first checks A's structure against it by a fingerprint and waits for the stream, and cannot be
+/// captured in a CUDA graph (keep a handle for them). On the Kokkos Kernels backend A's structure
+/// is not checked (call kspmv::validate once).
+///
+/// @param exec the execution space instance the work is ordered on.
+/// @param mode "N", "T", "C" or "H".
+/// @param alpha, beta coefficients, as for the form with a handle.
+/// @param matrix A, as for the form with a handle.
+/// @param x, y as for the form with a handle.
+/// @return nothing: the return type only restricts this form to execution spaces.
+/// @throws as the form with a handle, less the handle's errors; on Kokkos::Cuda a malformed A is
+///   a kspmv::malformed_matrix at the call that makes A's plan.
 template <class ExecSpace, class Matrix, class AlphaType, class XView, class BetaType, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
     const ExecSpace& exec, const char mode[], const AlphaType& alpha, const Matrix& matrix,
     const XView& x, const BetaType& beta, const YView& y) {
   using Scalar = typename YView::non_const_value_type;
   detail::check_types<ExecSpace, Matrix, AlphaType, XView, BetaType, YView>();
-  const Mode op = kspmv::parse_mode(mode);
-  const auto& A = detail::as_crs_view(matrix);
-  detail::check_operands(op, A, x, y);
-  const Scalar a = static_cast<Scalar>(alpha);
-  const Scalar b = static_cast<Scalar>(beta);
-  detail::unless_trivial(exec, a, A, b, y, [&] {
-    detail::backend_for_t<ExecSpace>::apply_without_handle(exec, op, a, A, x, b, y);
+  detail::as_kspmv_errors("kspmv::spmv", [&] {
+    const Mode op = kspmv::parse_mode(mode);
+    const auto& A = detail::as_crs_view(matrix);
+    detail::check_operands(op, A, x, y);
+    const Scalar a = static_cast<Scalar>(alpha);
+    const Scalar b = static_cast<Scalar>(beta);
+    detail::unless_trivial(exec, a, A, b, y, [&] {
+      detail::backend_for_t<ExecSpace>::apply_without_handle(exec, op, a, A, x, b, y);
+    });
   });
 }
 
-// Kokkos Kernels' most common form: a handle and no instance (the default instance of the
-// handle's execution space).
+/// Kokkos Kernels' most common form: a handle and no instance. Runs on the default instance of
+/// the handle's execution space; otherwise as the form with an instance.
+/// @param handle, mode, alpha, A, x, beta, y as for the form with an instance.
 template <class HandleMatrix, class HandleExecSpace, class HandleScalar, class AlphaType,
           class Matrix, class XView, class BetaType, class YView>
 void spmv(Handle<HandleMatrix, HandleExecSpace, HandleScalar>* handle, const char mode[],
@@ -222,6 +273,9 @@ void spmv(Handle<HandleMatrix, HandleExecSpace, HandleScalar>* handle, const cha
   kspmv::spmv(HandleExecSpace(), handle, mode, alpha, A, x, beta, y);
 }
 
+/// Without a handle or an instance: runs on the default instance of A's execution space;
+/// otherwise as the form with an instance and no handle.
+/// @param mode, alpha, A, x, beta, y as for the form with an instance.
 template <class Matrix, class AlphaType, class XView, class BetaType, class YView>
 void spmv(const char mode[], const AlphaType& alpha, const Matrix& A, const XView& x,
           const BetaType& beta, const YView& y) {

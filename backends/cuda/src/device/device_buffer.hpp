@@ -1,5 +1,6 @@
 #pragma once
-// An owning, move-only device array (the plan's auxiliary arrays).
+// An owning, move-only device array (the plan's auxiliary arrays). Every device allocation of the
+// backend is one, behind the fault-injection point (kspmv/detail/fault_injection.hpp).
 
 #include <cuda_runtime_api.h>
 
@@ -7,6 +8,7 @@
 #include <utility>
 
 #include "device/cuda_check.hpp"
+#include "kspmv/detail/fault_injection.hpp"
 
 namespace kspmv::cuda::detail {
 
@@ -15,7 +17,7 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t size) : size_(size) {
-    if (size > 0) KSPMV_CUDA_CHECK(cudaMalloc(&data_, size * sizeof(T)));
+    if (size > 0) KSPMV_CUDA_CHECK(allocate(&data_, size * sizeof(T)));
   }
   ~DeviceBuffer() {
     if (data_ != nullptr) cudaFree(data_);
@@ -34,6 +36,11 @@ class DeviceBuffer {
   std::size_t size() const { return size_; }
 
  private:
+  static cudaError_t allocate(T** data, std::size_t bytes) {
+    if (kspmv::detail::injected_allocation_failure()) return cudaErrorMemoryAllocation;
+    return cudaMalloc(data, bytes);
+  }
+
   T* data_ = nullptr;
   std::size_t size_ = 0;
 };

@@ -1,13 +1,13 @@
 #pragma once
 // The current device's facts (device_facts.hpp), asked once per device and host thread. Included
-// by CUDA sources only: the kernel code is read off one of the library's kernels.
+// by CUDA sources only.
 
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
 
 #include "device/cuda_check.hpp"
-#include "kernels/scale_kernel.cuh"
+#include "plan/device_code.hpp"
 #include "plan/device_facts.hpp"
 #include "plan/policy_selection.hpp"
 #include "plan/tuning.hpp"
@@ -33,10 +33,7 @@ inline const DeviceFacts& current_device_facts() {
         cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, current));
     KSPMV_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, current));
     facts.dram_bytes_per_second = 2.0 * memory_clock_khz * 1e3 * bus_bits / 8.0;
-    // Every kernel of the library is built for the same architectures: one stands for all.
-    cudaFuncAttributes code{};
-    KSPMV_CUDA_CHECK(cudaFuncGetAttributes(&code, scale_kernel<double>));
-    facts.kernel_code = {code.binaryVersion, code.ptxVersion};
+    facts.kernel_code = device_code(current);
     facts.policy = launch_policy_for(policy_compute_major(major, std::getenv(kPolicyVariable)));
     device = current;
   }

@@ -57,15 +57,17 @@ struct PlanImpl {
   }
 
   // The first transposed call builds it, and the scatter where it serves (and waits for the
-  // stream).
+  // stream). Both are kept only once both are built: a failure leaves neither, and the next
+  // transposed call builds them again.
   Transposed& transposed_operator(cudaStream_t stream) {
     if (!transposed) {
       time_setup([&] {
-        transposed = std::make_unique<Transposed>(a, stream);
-        if (!request.deterministic && !transposed->uses_tiles() && !transposed->mirrors_a() &&
-            !transposed->takes_products()) {
+        auto built = std::make_unique<Transposed>(a, stream);
+        if (!request.deterministic && !built->uses_tiles() && !built->mirrors_a() &&
+            !built->takes_products()) {
           scatter = std::make_unique<Scatter>(a.matrix(), stream);
         }
+        transposed = std::move(built);
       });
     }
     return *transposed;

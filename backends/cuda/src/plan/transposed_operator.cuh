@@ -96,17 +96,21 @@ class TransposedOperator {
   // A^T's own rows by a sort, and the plan of its rows for the algorithm A's request asked for,
   // reading A^T's own columns (its values come through a permutation, which no compressed form
   // decodes). Waits for the stream.
+  // Kept only once both are built (moving the buffers keeps their device arrays): a failure
+  // leaves has_rows() false, and the next call builds them again.
   void build_rows(const APlan& a_plan, cudaStream_t stream) {
     const Matrix& A = a_plan.matrix();
-    structure_ = sorted_structure(A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan),
-                                  a_plan.num_entries(), stream);
+    auto structure = sorted_structure(A.row_map, A.entries, a_plan.num_rows(), a_cols(a_plan),
+                                      a_plan.num_entries(), stream);
     const Matrix a_t{
-        A.num_cols, A.num_rows, A.num_entries, structure_.row_map.data(), structure_.entries.data(),
+        A.num_cols, A.num_rows, A.num_entries, structure.row_map.data(), structure.entries.data(),
         A.values};
     PlanRequest request = a_plan.inputs().request;
     request.compression = Compression::Never;
     request.check_structure = false;  // A^T's structure is the plan's own, from a checked A
-    own_plan_ = std::make_unique<APlan>(a_t, request, stream);
+    auto plan = std::make_unique<APlan>(a_t, request, stream);
+    structure_ = std::move(structure);
+    own_plan_ = std::move(plan);
   }
 
   // op(A) x through the tiles, a vector at a time: each run's partial, then each column's sum.

@@ -1,15 +1,20 @@
 #pragma once
-// kspmv inside Tpetra: a Tpetra::Operator over a fill-complete Tpetra::CrsMatrix that does what
-// CrsMatrix::apply does (the matrix's own Import of X into its column Map, Export of the result
-// for the transposed modes, beta semantics) with the local product on kspmv::spmv, through a
-// handle the operator keeps. On a Node whose execution space is Kokkos::Cuda that is kspmv's CUDA
-// backend; elsewhere Kokkos Kernels, as in Tpetra itself.
-//
-//   auto op = kspmv::tpetra::make_operator(A);          // Teuchos::RCP<[const] matrix>
-//   op->apply(X, Y, Teuchos::TRANS, alpha, beta);      // or hand op to Belos
-//
-// In mode N with one vector and a non-trivial Import, the rows that need no remote entry of X are
-// multiplied while the Import is in flight (interior_rows.hpp); set_overlap(false) turns that off.
+/// @file
+/// kspmv inside Tpetra: kspmv::tpetra::CrsOperator and kspmv::tpetra::make_operator
+/// (`find_package(kspmv COMPONENTS tpetra)`, target kspmv::tpetra). A Tpetra::Operator over a
+/// fill-complete Tpetra::CrsMatrix that does what CrsMatrix::apply does (the matrix's own Import of
+/// X into its column Map, Export of the result for the transposed modes, beta semantics) with the
+/// local product on kspmv::spmv, through a handle the operator keeps. On a Node whose execution
+/// space is Kokkos::Cuda that is kspmv's CUDA backend; elsewhere Kokkos Kernels, as in Tpetra
+/// itself.
+///
+/// @code
+/// auto op = kspmv::tpetra::make_operator(A);          // Teuchos::RCP<[const] matrix>
+/// op->apply(X, Y, Teuchos::TRANS, alpha, beta);      // or hand op to Belos
+/// @endcode
+///
+/// In mode N with one vector and a non-trivial Import, the rows that need no remote entry of X are
+/// multiplied while the Import is in flight (interior_rows.hpp); set_overlap(false) turns that off.
 
 #include <Teuchos_RCP.hpp>
 #include <Tpetra_CrsMatrix.hpp>
@@ -28,6 +33,11 @@
 
 namespace kspmv::tpetra {
 
+/// A Tpetra::Operator whose apply() is CrsMatrix::apply's, with the local product on
+/// kspmv::spmv. Made by kspmv::tpetra::make_operator. It keeps the matrix (by RCP), the handle of
+/// its local products and the Import/Export targets between calls; a matrix refilled with new
+/// arrays gets a new handle at the next call.
+/// @tparam Scalar, LocalOrdinal, GlobalOrdinal, Node the matrix's, as Tpetra's defaults are.
 template <class Scalar = Tpetra::Operator<>::scalar_type,
           class LocalOrdinal = typename Tpetra::Operator<Scalar>::local_ordinal_type,
           class GlobalOrdinal =
@@ -35,15 +45,24 @@ template <class Scalar = Tpetra::Operator<>::scalar_type,
           class Node = typename Tpetra::Operator<Scalar, LocalOrdinal, GlobalOrdinal>::node_type>
 class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOrdinal, Node> {
  public:
+  /// The distributed matrix A.
   using matrix_type = Tpetra::CrsMatrix<Scalar, LocalOrdinal, GlobalOrdinal, Node>;
+  /// X and Y.
   using multivector_type = Tpetra::MultiVector<Scalar, LocalOrdinal, GlobalOrdinal, Node>;
+  /// The Maps of A's domain and range.
   using map_type = Tpetra::Map<LocalOrdinal, GlobalOrdinal, Node>;
+  /// A rank's local matrix (a KokkosSparse::CrsMatrix), which kspmv::spmv multiplies.
   using local_matrix_type = typename matrix_type::local_matrix_device_type;
+  /// Node's execution space: the local products run on its default instance.
   using execution_space = typename Node::execution_space;
+  /// The handle of the local products.
   using handle_type = kspmv::Handle<local_matrix_type, execution_space>;
 
-  // Throws kspmv::unsupported_argument for a null matrix or one that is not fill-complete, and
-  // for an algorithm the backend of Node's execution space lacks.
+  /// Wraps a matrix; kspmv::tpetra::make_operator makes the same behind a Teuchos::RCP.
+  /// @param A the matrix, fill-complete; the operator keeps it and only reads it.
+  /// @param algorithm the algorithm of the local products' handles (kspmv::Handle).
+  /// @throws kspmv::unsupported_argument for a null matrix or one that is not fill-complete, and
+  ///   for an algorithm the backend of Node's execution space lacks.
   explicit CrsOperator(Teuchos::RCP<const matrix_type> A, Algorithm algorithm = Algorithm::Auto)
       : A_(std::move(A)), algorithm_(algorithm), handle_(std::make_unique<handle_type>(algorithm)) {
     if (A_.is_null()) {
@@ -56,21 +75,36 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
     }
   }
 
+  /// @return A's domain Map: X's in mode N, Y's in modes T and H.
   Teuchos::RCP<const map_type> getDomainMap() const override { return A_->getDomainMap(); }
+  /// @return A's range Map: Y's in mode N, X's in modes T and H.
   Teuchos::RCP<const map_type> getRangeMap() const override { return A_->getRangeMap(); }
+  /// @return true: apply() takes Teuchos::TRANS and Teuchos::CONJ_TRANS.
   bool hasTransposeApply() const override { return true; }
 
+  /// @return the matrix A.
   const matrix_type& matrix() const { return *A_; }
-  // Whether mode N with one vector multiplies the rows that need no remote X during the Import.
+  /// Whether mode N with one vector multiplies the rows that need no remote X during the Import
+  /// (default: it does).
+  /// @param overlap false to multiply only after the Import has arrived.
   void set_overlap(bool overlap) { overlap_ = overlap; }
+  /// @return whether mode N with one vector multiplies during the Import (set_overlap()).
   bool overlap() const { return overlap_; }
-  // The handle of the local products: the algorithm it chose, its setup time. (Overlapped calls
-  // multiply three ranges of rows, each through a handle of its own.)
+  /// The handle of the local products: the algorithm it chose, its setup time. (Overlapped calls
+  /// multiply three ranges of rows, each through a handle of its own.)
+  /// @return the handle.
   const handle_type& handle() const { return *handle_; }
 
-  // Y = beta Y + alpha op(A) X, op(A) = A, A^T or A^H. beta == 0 overwrites Y (NaN included).
-  // Throws kspmv::dimension_mismatch, collectively, when X's or Y's Map is not op(A)'s domain or
-  // range Map or their numbers of vectors differ; nothing is computed then.
+  /// Y = beta Y + alpha op(A) X, op(A) = A, A^T or A^H. beta == 0 overwrites Y (NaN included).
+  /// Collective: every rank of A's communicator calls it.
+  /// @param X the vectors multiplied: on op(A)'s domain Map (A's domain Map in mode N, its range
+  ///   Map in modes T and H).
+  /// @param Y the result: on op(A)'s range Map, with as many vectors as X.
+  /// @param mode Teuchos::NO_TRANS, Teuchos::TRANS or Teuchos::CONJ_TRANS.
+  /// @param alpha the factor of op(A) X; alpha == 0 reads neither A nor X.
+  /// @param beta the factor of Y.
+  /// @throws kspmv::dimension_mismatch on every rank when X's or Y's Map is not op(A)'s domain or
+  ///   range Map or their numbers of vectors differ; nothing is computed then.
   void apply(const multivector_type& X, multivector_type& Y,
              Teuchos::ETransp mode = Teuchos::NO_TRANS,
              Scalar alpha = Teuchos::ScalarTraits<Scalar>::one(),
@@ -254,6 +288,13 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
   mutable Teuchos::RCP<multivector_type> row_map_vectors_;
 };
 
+/// Makes the kspmv::tpetra::CrsOperator of a matrix.
+/// @tparam Scalar, LocalOrdinal, GlobalOrdinal, Node the matrix's.
+/// @param A the matrix, fill-complete.
+/// @param algorithm the algorithm of the local products' handles (kspmv::Handle).
+/// @return the operator, for Belos or any solver that takes a Tpetra::Operator.
+/// @throws kspmv::unsupported_argument as the kspmv::tpetra::CrsOperator constructor: a null
+///   matrix, one that is not fill-complete, an algorithm the backend lacks.
 template <class Scalar, class LocalOrdinal, class GlobalOrdinal, class Node>
 Teuchos::RCP<CrsOperator<Scalar, LocalOrdinal, GlobalOrdinal, Node>> make_operator(
     const Teuchos::RCP<const Tpetra::CrsMatrix<Scalar, LocalOrdinal, GlobalOrdinal, Node>>& A,
@@ -261,7 +302,14 @@ Teuchos::RCP<CrsOperator<Scalar, LocalOrdinal, GlobalOrdinal, Node>> make_operat
   return Teuchos::rcp(new CrsOperator<Scalar, LocalOrdinal, GlobalOrdinal, Node>(A, algorithm));
 }
 
-// The form Tpetra's readers and most applications hold: the operator only reads A.
+/// Makes the kspmv::tpetra::CrsOperator of a non-const matrix: the form Tpetra's readers and most
+/// applications hold. The operator only reads A.
+/// @tparam Scalar, LocalOrdinal, GlobalOrdinal, Node the matrix's.
+/// @param A the matrix, fill-complete.
+/// @param algorithm the algorithm of the local products' handles (kspmv::Handle).
+/// @return the operator, for Belos or any solver that takes a Tpetra::Operator.
+/// @throws kspmv::unsupported_argument as the kspmv::tpetra::CrsOperator constructor: a null
+///   matrix, one that is not fill-complete, an algorithm the backend lacks.
 template <class Scalar, class LocalOrdinal, class GlobalOrdinal, class Node>
 Teuchos::RCP<CrsOperator<Scalar, LocalOrdinal, GlobalOrdinal, Node>> make_operator(
     const Teuchos::RCP<Tpetra::CrsMatrix<Scalar, LocalOrdinal, GlobalOrdinal, Node>>& A,

@@ -16,6 +16,7 @@
 #include "kspmv/detail/structure_check.hpp"
 #include "kspmv/kokkoskernels/compat.hpp"
 #include "kspmv/kokkoskernels/conjugate_mode.hpp"
+#include "kspmv/kokkoskernels/scratch.hpp"
 #include "kspmv/mode.hpp"
 #include "kspmv/transposed_form.hpp"
 
@@ -28,8 +29,8 @@ void with_contiguous(const ExecSpace& exec, const View& v, bool copy_in, bool co
   if constexpr (std::is_same_v<typename View::array_layout, Kokkos::LayoutStride>) {
     using Contiguous = Kokkos::View<typename View::non_const_data_type, Kokkos::LayoutLeft,
                                     typename View::device_type>;
-    const Contiguous copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::staged"),
-                          v.extent(0), View::rank == 2 ? v.extent(1) : KOKKOS_INVALID_INDEX);
+    const auto copy = allocate_scratch<Contiguous>(
+        "kspmv::staged", v.extent(0), View::rank == 2 ? v.extent(1) : KOKKOS_INVALID_INDEX);
     if (copy_in) Kokkos::deep_copy(exec, copy, v);
     f(copy);
     if constexpr (!std::is_const_v<typename View::value_type>) {

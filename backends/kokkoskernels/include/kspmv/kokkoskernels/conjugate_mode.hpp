@@ -5,6 +5,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "kspmv/kokkoskernels/scratch.hpp"
+
 namespace kspmv::kokkoskernels {
 
 // v(i, j) for a rank-2 View, v(i) for a rank-1 one (j == 0).
@@ -51,9 +53,8 @@ void conjugate_mode_spmv(const ExecSpace& exec, const Scalar& alpha, const XView
                          const Scalar& beta, const YView& y, Multiply&& multiply) {
   using Block = Kokkos::View<Scalar**, Kokkos::LayoutLeft, typename YView::device_type>;
   const std::size_t k = XView::rank == 2 ? x.extent(1) : 1;
-  const Block x_conj(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::conj_x"), x.extent(0),
-                     k);
-  const Block t(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kspmv::conj_t"), y.extent(0), k);
+  const auto x_conj = allocate_scratch<Block>("kspmv::conj_x", x.extent(0), k);
+  const auto t = allocate_scratch<Block>("kspmv::conj_t", y.extent(0), k);
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>;
   Kokkos::parallel_for("kspmv::conj_x", Range(exec, 0, x.extent(0)),
                        ConjugateCopy<Block, XView>{x_conj, x});
