@@ -61,7 +61,7 @@ class PerformancePageTest(unittest.TestCase):
         sources = os.path.join(self.dir.name, "docs", "sources.json")
         with open(sources, "w") as f:
             json.dump({"runs": [{"device": "Test GPU", "date": "2026-01-01", "commit": "abc1234",
-                                 "driver": "fake", "file": "run.csv"}]}, f)
+                                 "driver": "kspmv_perf on Kokkos::Cuda", "file": "run.csv"}]}, f)
         output = os.path.join(self.dir.name, "docs", "performance.md")
         readme = os.path.join(self.dir.name, "README.md")
         with open(readme, "w") as f:
@@ -70,7 +70,7 @@ class PerformancePageTest(unittest.TestCase):
         self.assertEqual(performance_page.main(arguments), 0)
         self.assertEqual(performance_page.main(arguments + ["--check"]), 0)
         with open(readme) as f:
-            self.assertIn("| y = A*x | Test GPU, raw API | 1.00x / - | 3.00x / - |", f.read())
+            self.assertIn("| y = A*x | Test GPU | 1.00x / - | 3.00x / - |", f.read())
         with open(output) as f:
             page = f.read()
         self.assertIn("## Test GPU: `run.csv`", page)
@@ -114,10 +114,16 @@ class PerformancePageTest(unittest.TestCase):
         print("performance_page: targets measured from their run, met or missed, with their record")
 
     def test_readme_table_between_its_markers(self):
-        run = {"device": "NVIDIA H100 80GB HBM3", "date": "2026-01-01", "driver": "kspmv_cuda_bench",
-               "path": self.run_file}
+        run = {"device": "NVIDIA H100 80GB HBM3", "date": "2026-01-01",
+               "driver": "kspmv_perf on Kokkos::Cuda", "path": self.run_file}
         table = performance_page.readme_table([run], [performance_page.summarise(run)])
-        self.assertIn("| y = A*x | H100, raw API | 1.00x / - | 3.00x / - |", table)
+        self.assertIn("| y = A*x | H100 | 1.00x / - | 3.00x / - |", table)
+        raw = dict(run, driver="kspmv_cuda_bench")
+        self.assertNotIn("| y = A*x |", performance_page.readme_table(
+            [raw], [performance_page.summarise(raw)]), "raw API runs stay off the README")
+        generated_only = performance_page.readme_table(
+            [run], [[("kspmv/Auto", "fp64", "N", "generated", 2, 1.5)]])
+        self.assertNotIn("| y = A*x |", generated_only, "a row shows only with both kinds measured")
         complex_only = performance_page.readme_table(
             [run], [[("kspmv/Auto", "c128", "H", "generated", 7, 1.5)]])
         self.assertNotIn("A^H", complex_only)
