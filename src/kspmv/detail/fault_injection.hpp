@@ -14,7 +14,9 @@ inline std::atomic<long long>& allocations_before_failure() {
 }
 
 // The allocation after the next `n` ones fails (n = 0: the next one); -1 disarms. Failing disarms.
-inline void fail_allocation_after(long long n) { allocations_before_failure().store(n); }
+inline void fail_allocation_after(long long n) {
+  allocations_before_failure().store(n);
+}
 
 // Called by every allocation kspmv makes itself: whether this one is to fail.
 inline bool injected_allocation_failure() {

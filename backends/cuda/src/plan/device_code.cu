@@ -14,10 +14,10 @@ KernelCode device_code(int device) {
     (void)cudaGetLastError();  // not sticky, but leave nothing for the caller's next check
     cudaDeviceProp properties{};
     KSPMV_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
-    throw unsupported_device(missing_device_code_message(device, properties.name,
-                                                         properties.major, properties.minor,
-                                                         KSPMV_CUDA_ARCHITECTURES),
-                             status);
+    throw unsupported_device(
+        missing_device_code_message(device, properties.name, properties.major, properties.minor,
+                                    KSPMV_CUDA_ARCHITECTURES),
+        status);
   }
   KSPMV_CUDA_CHECK(status);
   return {code.binaryVersion, code.ptxVersion};

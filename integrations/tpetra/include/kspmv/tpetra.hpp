@@ -275,7 +275,7 @@ class CrsOperator final : public Tpetra::Operator<Scalar, LocalOrdinal, GlobalOr
     return *vectors;
   }
 
-  using interior_rows_type = InteriorRows<local_matrix_type, execution_space>;
+  using interior_rows_type = detail::InteriorRows<local_matrix_type, execution_space>;
 
   Teuchos::RCP<const matrix_type> A_;
   Algorithm algorithm_;

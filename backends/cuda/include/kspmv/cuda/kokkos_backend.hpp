@@ -23,6 +23,8 @@
 
 namespace kspmv::cuda {
 
+namespace detail {
+
 template <class T>
 using raw_scalar_t = kspmv::detail::std_scalar_t<T>;
 
@@ -65,6 +67,8 @@ auto raw_matrix(const CrsViewT& A) {
   return matrix;
 }
 
+}  // namespace detail
+
 struct KokkosBackend {
   static constexpr const char* name = "CUDA";
   static constexpr Algorithm algorithms[] = {Algorithm::Auto,      Algorithm::Scalar,
@@ -78,8 +82,8 @@ struct KokkosBackend {
   class State {
    public:
     using RawPlan =
-        Plan<raw_scalar_t<Scalar>, typename CrsViewT::ordinal_type, typename CrsViewT::offset_type,
-             raw_scalar_t<typename CrsViewT::scalar_type>>;
+        Plan<detail::raw_scalar_t<Scalar>, typename CrsViewT::ordinal_type,
+             typename CrsViewT::offset_type, detail::raw_scalar_t<typename CrsViewT::scalar_type>>;
 
     Algorithm algorithm() const { return plan_ ? plan_->algorithm() : Algorithm::KokkosKernels; }
     double setup_seconds() const {
@@ -130,15 +134,15 @@ struct KokkosBackend {
       return;
     }
     using RawPlan = typename State<CrsViewT, Scalar>::RawPlan;
-    const auto matrix = raw_matrix(A);
+    const auto matrix = detail::raw_matrix(A);
     if (!state.plan_) {
       state.plan_ =
           std::make_unique<RawPlan>(matrix, requested, exec.cuda_stream(), state.options_);
       state.plan_->set_values_constant(state.values_constant_);
     }
-    state.plan_->apply(mode, cuda::to_raw(alpha), matrix,
-                       cuda::as_dense_block(typename XView::const_type(x)), cuda::to_raw(beta),
-                       cuda::as_dense_block(y), exec.cuda_stream());
+    state.plan_->apply(mode, detail::to_raw(alpha), matrix,
+                       detail::as_dense_block(typename XView::const_type(x)), detail::to_raw(beta),
+                       detail::as_dense_block(y), exec.cuda_stream());
   }
 
   // Modes N and C: a plan cached by the library, made by the first such call for A and freed at
@@ -149,9 +153,9 @@ struct KokkosBackend {
     static_assert(std::is_same_v<ExecSpace, Kokkos::Cuda>);
     static std::once_flag release_at_finalize;
     std::call_once(release_at_finalize, [] { Kokkos::push_finalize_hook(release_cached_plans); });
-    cuda::apply_without_plan(mode, cuda::to_raw(alpha), raw_matrix(A),
-                             cuda::as_dense_block(typename XView::const_type(x)),
-                             cuda::to_raw(beta), cuda::as_dense_block(y), exec.cuda_stream());
+    cuda::apply_without_plan(mode, detail::to_raw(alpha), detail::raw_matrix(A),
+                             detail::as_dense_block(typename XView::const_type(x)),
+                             detail::to_raw(beta), detail::as_dense_block(y), exec.cuda_stream());
   }
 };
 

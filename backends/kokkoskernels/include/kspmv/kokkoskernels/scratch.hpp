@@ -1,7 +1,7 @@
 #pragma once
-// Every View this backend allocates for itself (staging copies, conjugated operands): uninitialised,
-// labelled, and behind the fault-injection point (kspmv/detail/fault_injection.hpp), which fails it
-// as Kokkos fails an allocation, with a std::bad_alloc.
+// Every View this backend allocates for itself (staging copies, conjugated operands):
+// uninitialised, labelled, and behind the fault-injection point (kspmv/detail/fault_injection.hpp),
+// which fails it as Kokkos fails an allocation, with a std::bad_alloc.
 
 #include <Kokkos_Core.hpp>
 

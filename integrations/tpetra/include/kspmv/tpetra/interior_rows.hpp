@@ -16,7 +16,7 @@
 
 #include <kspmv/handle.hpp>
 
-namespace kspmv::tpetra {
+namespace kspmv::tpetra::detail {
 
 template <class LocalMatrix, class ExecSpace>
 class InteriorRows {
@@ -100,4 +100,4 @@ class InteriorRows {
   Range after_;
 };
 
-}  // namespace kspmv::tpetra
+}  // namespace kspmv::tpetra::detail
