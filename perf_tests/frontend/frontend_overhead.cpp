@@ -6,6 +6,10 @@
 //                                application makes on its Kokkos Kernels version, SPMVHandle kept)
 //   kspmv/<matrix>/<precision>   kspmv::spmv with a Handle forcing Algorithm::KokkosKernels (what
 //                                Auto is off CUDA; on CUDA it isolates the front end the same way)
+//   kspmv_nohandle/<matrix>/<precision>  kspmv::spmv without a handle, after its first call: off
+//                                CUDA, KokkosSparse::spmv and a lookup of the checked structures
+//   check/<matrix>/<precision>   kspmv::validate(A): the CSR check the first call without a handle
+//                                (and a handle's setup) adds
 // Run with --benchmark_repetitions=N --benchmark_enable_random_interleaving=true so that the two
 // alternate in random order, and read the ratio with frontend_overhead.py.
 
@@ -84,9 +88,15 @@ void register_matrix(const kspmv::matrices::RowGenerator& rows, const std::strin
   const auto through_kspmv = [=](const ExecSpace& exec) {
     kspmv::spmv(exec, handle.get(), "N", Scalar(1), A, x, Scalar(0), y);
   };
+  const auto without_handle = [=](const ExecSpace& exec) {
+    kspmv::spmv(exec, "N", Scalar(1), A, x, Scalar(0), y);
+  };
+  const auto check = [=](const ExecSpace&) { kspmv::validate(A); };
   const std::string suffix = "/" + rows.name() + "/" + precision;
   register_call("direct" + suffix, direct);
   register_call("kspmv" + suffix, through_kspmv);
+  register_call("kspmv_nohandle" + suffix, without_handle);
+  register_call("check" + suffix, check);
 }
 
 }  // namespace

@@ -233,8 +233,8 @@ void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace, HandleSca
 /// y = beta*y + alpha*op(A)*x without a handle, ordered on `exec`. On Kokkos::Cuda a plan is kept
 /// per matrix by the library: in modes N and C as fast as a handle's; in modes T and H each call
 /// first checks A's structure against it by a fingerprint and waits for the stream, and cannot be
-/// captured in a CUDA graph (keep a handle for them). On the Kokkos Kernels backend A's structure
-/// is not checked (call kspmv::validate once).
+/// captured in a CUDA graph (keep a handle for them). On the Kokkos Kernels backend the first call
+/// for A's arrays and sizes checks A's structure, and the library remembers the last 64 checked.
 ///
 /// @param exec the execution space instance the work is ordered on.
 /// @param mode "N", "T", "C" or "H".
@@ -242,8 +242,8 @@ void spmv(const ExecSpace& exec, Handle<HandleMatrix, HandleExecSpace, HandleSca
 /// @param matrix A, as for the form with a handle.
 /// @param x, y as for the form with a handle.
 /// @return nothing: the return type only restricts this form to execution spaces.
-/// @throws as the form with a handle, less the handle's errors; on Kokkos::Cuda a malformed A is
-///   a kspmv::malformed_matrix at the call that makes A's plan.
+/// @throws as the form with a handle, less the handle's errors; a malformed A is a
+///   kspmv::malformed_matrix at the first call for its arrays and sizes.
 template <class ExecSpace, class Matrix, class AlphaType, class XView, class BetaType, class YView>
 std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
     const ExecSpace& exec, const char mode[], const AlphaType& alpha, const Matrix& matrix,

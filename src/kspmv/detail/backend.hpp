@@ -4,8 +4,6 @@
 //   struct SomeBackend {
 //     static constexpr const char* name;                 // for messages: "Kokkos Kernels", "CUDA"
 //     static constexpr Algorithm algorithms[];            // what Handle may request; Auto first
-//     static constexpr bool checks_structure_without_handle;  // whether a call without a handle
-//                                                          // checks A's CSR invariants too
 //
 //     template <class CrsView, class Scalar> class State {  // lives in a Handle, for x and y of
 //                                                          // type Scalar; default-constructible
@@ -40,7 +38,8 @@
 //                       Scalar alpha, const CrsView& A, const XView& x, Scalar beta,
 //                       const YView& y);
 //
-//     // The same without a handle: whatever the backend keeps for later calls is its own.
+//     // The same without a handle: whatever the backend keeps for later calls is its own. Checks
+//     // A's CSR invariants on the first call for its arrays and sizes at least.
 //     template <class ExecSpace, class CrsView, class Scalar, class XView, class YView>
 //     static void apply_without_handle(const ExecSpace&, Mode, Scalar alpha, const CrsView& A,
 //                                      const XView& x, Scalar beta, const YView& y);

@@ -74,8 +74,6 @@ struct KokkosBackend {
   static constexpr Algorithm algorithms[] = {Algorithm::Auto,      Algorithm::Scalar,
                                              Algorithm::Vector,    Algorithm::Adaptive,
                                              Algorithm::MergePath, Algorithm::KokkosKernels};
-  // Where a call makes a plan: the first for A in modes N and C, every one in T and H.
-  static constexpr bool checks_structure_without_handle = true;
 
   // Scalar: x's and y's type; A's values may be its single precision counterpart.
   template <class CrsViewT, class Scalar>

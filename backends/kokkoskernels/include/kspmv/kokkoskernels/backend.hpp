@@ -13,6 +13,7 @@
 
 #include "kspmv/algorithm.hpp"
 #include "kspmv/compression.hpp"
+#include "kspmv/detail/checked_structures.hpp"
 #include "kspmv/detail/structure_check.hpp"
 #include "kspmv/kokkoskernels/compat.hpp"
 #include "kspmv/kokkoskernels/conjugate_mode.hpp"
@@ -46,9 +47,6 @@ void with_contiguous(const ExecSpace& exec, const View& v, bool copy_in, bool co
 struct Backend {
   static constexpr const char* name = "Kokkos Kernels";
   static constexpr Algorithm algorithms[] = {Algorithm::Auto, Algorithm::KokkosKernels};
-  // A call without a handle is one product: a check would cost half of another
-  // (apply_without_handle).
-  static constexpr bool checks_structure_without_handle = false;
 
   template <class CrsViewT, class Scalar>
   class State {
@@ -148,15 +146,19 @@ struct Backend {
     });
   }
 
-  // KokkosSparse::spmv without a handle makes and drops its own each call; so does this. Such a
-  // call checks no structure (the pass would cost half a product on every call): kspmv::validate
-  // is the guard there.
+  // KokkosSparse::spmv without a handle makes and drops its own each call; so does this. A's
+  // structure is checked by the first such call for its arrays and sizes, which the library then
+  // remembers (kspmv/detail/checked_structures.hpp): later calls cost what an unchecked call does,
+  // and a lookup.
   template <class ExecSpace, class CrsViewT, class Scalar, class XView, class YView>
   static void apply_without_handle(const ExecSpace& exec, Mode mode, Scalar alpha,
                                    const CrsViewT& A, const XView& x, Scalar beta, const YView& y) {
+    const auto key = kspmv::detail::structure_key(A);
+    const bool checked = kspmv::detail::checked_structures().contains(key);
     State<CrsViewT, Scalar> state;
-    state.set_structure_check(false);
+    state.set_structure_check(!checked);
     apply(exec, state, Algorithm::Auto, mode, alpha, A, x, beta, y);
+    if (!checked) kspmv::detail::checked_structures().insert(key);
   }
 };
 
