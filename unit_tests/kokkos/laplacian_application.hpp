@@ -55,9 +55,19 @@ using LaplacianHandle = kspmv::Handle<decltype(std::declval<Laplacian<Exec>>().v
 
 // The largest |y_i - (A*x)_i| over y's entries (A*x as in Laplacian); NaN where any y_i is NaN
 // (an entry left unwritten).
+// y on the host, through a contiguous copy on y's own memory space: Kokkos copies a strided View
+// (a column of a LayoutRight block) between memory spaces only when it is contiguous.
+template <class View>
+auto host_copy(const View& y) {
+  const Kokkos::View<typename View::non_const_value_type*, typename View::memory_space> contiguous(
+      "contiguous", y.extent(0));
+  Kokkos::deep_copy(contiguous, y);
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), contiguous);
+}
+
 template <class View>
 double error_of(const View& y) {
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  const auto host = host_copy(y);
   const auto n = static_cast<std::int64_t>(host.extent(0));
   double worst = 0;
   for (std::int64_t i = 0; i < n; ++i) {
