@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Runs a build's GPU tests under each of compute-sanitizer's four tools (memcheck with leak
+checking, racecheck, initcheck, synccheck) and fails on any error a tool reports, as well as on a
+test that fails under it.
+
+    tools/gpu_sanitizers.py BUILD_DIR OUTPUT_DIR [--tools memcheck,racecheck,initcheck,synccheck]
+                            [--label-regex 'cuda|unit|hostile'] [--jobs N] [--sanitizer PATH]
+
+The tests are those ctest lists in BUILD_DIR with a label matching --label-regex (ctest -L), run
+with the command, working directory and environment ctest would give them. Every (tool, test) run
+writes OUTPUT_DIR/<tool>/<test>.log; OUTPUT_DIR/summary.md tabulates them and summary.json keeps the
+same. Exit status 0 when every run finished with its test passing and the tool's error summary at
+zero, 1 otherwise. Progress goes to standard error, a line a finished run.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import time
+
+TOOL_OPTIONS = {
+    "memcheck": ["--tool", "memcheck", "--leak-check", "full"],
+    "racecheck": ["--tool", "racecheck"],
+    "initcheck": ["--tool", "initcheck"],
+    "synccheck": ["--tool", "synccheck"],
+}
+# compute-sanitizer's closing lines, the errors they count (racecheck's warnings are not errors); a
+# run without one did not reach the end.
+ERROR_SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) errors?|RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?")
+# compute-sanitizer's exit status when the tool found errors, told apart from the test's own.
+SANITIZER_ERROR_STATUS = 86
+
+
+def listed_tests(build_dir, label_regex):
+    """(name, command, working directory, environment) of each test ctest lists under the label."""
+    listing = subprocess.run(
+        ["ctest", "--test-dir", str(build_dir), "--show-only=json-v1", "-L", label_regex],
+        check=True, capture_output=True, text=True)
+    tests = []
+    for test in json.loads(listing.stdout)["tests"]:
+        if "command" not in test:
+            continue  # a test ctest could not find the program of
+        properties = {p["name"]: p["value"] for p in test.get("properties", [])}
+        environment = dict(os.environ)
+        for assignment in properties.get("ENVIRONMENT", []):
+            name, _, value = assignment.partition("=")
+            environment[name] = value
+        tests.append((test["name"], test["command"], properties.get("WORKING_DIRECTORY", str(build_dir)),
+                      environment))
+    return tests
+
+
+def run_one(sanitizer, tool, test, output_dir):
+    name, command, working_directory, environment = test
+    log = output_dir / tool / f"{name}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    with log.open("w") as out:
+        status = subprocess.run(
+            [sanitizer, *TOOL_OPTIONS[tool], "--error-exitcode", str(SANITIZER_ERROR_STATUS), *command],
+            cwd=working_directory, env=environment, stdout=out, stderr=subprocess.STDOUT).returncode
+    text = log.read_text(errors="replace")
+    summaries = [int(a or b) for a, b in ERROR_SUMMARY.findall(text)]
+    errors = sum(summaries) if summaries else None
+    passed = status == 0 and errors == 0
+    return {"tool": tool, "test": name, "status": status, "errors": errors, "passed": passed,
+            "seconds": round(time.monotonic() - started, 1), "log": str(log.relative_to(output_dir))}
+
+
+def verdict(run):
+    if run["passed"]:
+        return "clean"
+    if run["errors"] is None:
+        return f"no error summary (exit {run['status']})"
+    if run["errors"]:
+        return f"{run['errors']} errors"
+    return f"test failed (exit {run['status']})"
+
+
+def write_summary(runs, output_dir):
+    (output_dir / "summary.json").write_text(json.dumps(runs, indent=1) + "\n")
+    lines = ["| tool | test | result | seconds | log |", "|---|---|---|--:|---|"]
+    for run in runs:
+        lines.append(f"| {run['tool']} | {run['test']} | {verdict(run)} | {run['seconds']} | {run['log']} |")
+    (output_dir / "summary.md").write_text("\n".join(lines) + "\n")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("build_dir", type=pathlib.Path)
+    parser.add_argument("output_dir", type=pathlib.Path)
+    parser.add_argument("--tools", default=",".join(TOOL_OPTIONS),
+                        help="comma-separated, of " + ", ".join(TOOL_OPTIONS))
+    parser.add_argument("--label-regex", default="cuda", help="ctest -L: the tests to run")
+    parser.add_argument("--jobs", type=int, default=4, help="runs side by side")
+    parser.add_argument("--sanitizer", default="compute-sanitizer", help="the compute-sanitizer program")
+    args = parser.parse_args(argv)
+
+    tools = args.tools.split(",")
+    unknown = [tool for tool in tools if tool not in TOOL_OPTIONS]
+    if unknown:
+        parser.error(f"unknown tool(s) {', '.join(unknown)}; known: {', '.join(TOOL_OPTIONS)}")
+    tests = listed_tests(args.build_dir, args.label_regex)
+    if not tests:
+        print(f"gpu_sanitizers: no test in {args.build_dir} has a label matching '{args.label_regex}'",
+              file=sys.stderr)
+        return 1
+    args.output_dir.mkdir(parents=True, exist_ok=True)
+    work = [(tool, test) for tool in tools for test in tests]
+    runs = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(run_one, args.sanitizer, tool, test, args.output_dir) for tool, test in work]
+        for done, future in enumerate(concurrent.futures.as_completed(futures), start=1):
+            run = future.result()
+            runs.append(run)
+            print(f"gpu_sanitizers: [{done}/{len(work)}] {run['tool']} {run['test']}: {verdict(run)} "
+                  f"({run['seconds']} s)", file=sys.stderr, flush=True)
+    runs.sort(key=lambda run: (tools.index(run["tool"]), run["test"]))
+    write_summary(runs, args.output_dir)
+    failed = [run for run in runs if not run["passed"]]
+    print(f"gpu_sanitizers: {len(runs) - len(failed)} of {len(runs)} runs clean; "
+          f"summary in {args.output_dir / 'summary.md'}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

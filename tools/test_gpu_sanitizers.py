@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""tools/gpu_sanitizers.py on a small CMake project of three tests (two labelled cuda, one not) under
+fake_compute_sanitizer.py: which runs it makes, what it calls clean, and that any error, failing
+test or missing summary fails it."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOOLS = pathlib.Path(__file__).resolve().parent
+SCRIPT = TOOLS / "gpu_sanitizers.py"
+FAKE = TOOLS / "fake_compute_sanitizer.py"
+
+PROJECT = """cmake_minimum_required(VERSION 3.16)
+project(sanitized NONE)
+enable_testing()
+add_test(NAME first COMMAND "{python}" -c "import os, sys; sys.exit(os.environ['SHARD'] != '0')")
+set_tests_properties(first PROPERTIES LABELS cuda ENVIRONMENT SHARD=0)
+add_test(NAME second COMMAND "{python}" -c "import os, sys; sys.exit(int(os.environ.get('FAIL_SECOND', '0')))")
+set_tests_properties(second PROPERTIES LABELS "cuda;unit")
+add_test(NAME host_only COMMAND "{python}" -c "pass")
+set_tests_properties(host_only PROPERTIES LABELS unit)
+"""
+
+
+class GpuSanitizers(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.temporary = tempfile.TemporaryDirectory()
+        root = pathlib.Path(cls.temporary.name)
+        (root / "src").mkdir()
+        (root / "src" / "CMakeLists.txt").write_text(PROJECT.format(python=sys.executable))
+        cls.build = root / "build"
+        subprocess.run(["cmake", "-S", root / "src", "-B", cls.build], check=True, capture_output=True)
+        cls.runs = 0
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.temporary.cleanup()
+
+    def sanitize(self, *extra, **environment):
+        GpuSanitizers.runs += 1
+        output = pathlib.Path(self.temporary.name) / f"out{self.runs}"
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("KSPMV_FAKE", "FAIL_"))}
+        env.update(environment)
+        result = subprocess.run(
+            [sys.executable, SCRIPT, self.build, output, "--sanitizer", str(FAKE), "--jobs", "2", *extra],
+            env=env, capture_output=True, text=True)
+        summary = json.loads((output / "summary.json").read_text()) if (output / "summary.json").exists() else []
+        return result, {(run["tool"], run["test"]): run for run in summary}, output
+
+    def test_every_tool_on_every_labelled_test(self):
+        result, runs, output = self.sanitize()
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(set(runs), {(tool, test) for tool in ("memcheck", "racecheck", "initcheck", "synccheck")
+                                     for test in ("first", "second")})
+        self.assertTrue(all(run["passed"] and run["errors"] == 0 for run in runs.values()))
+        self.assertIn("8 of 8 runs clean", result.stderr)
+        self.assertIn("| racecheck | second | clean |", (output / "summary.md").read_text())
+        self.assertTrue((output / "synccheck" / "first.log").read_text().startswith("========= ERROR SUMMARY: 0"))
+
+    def test_an_error_of_one_tool_fails_the_run(self):
+        result, runs, output = self.sanitize(KSPMV_FAKE_SANITIZER_ERRORS="racecheck:FAIL_SECOND")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(runs[("racecheck", "second")]["errors"], 1)
+        self.assertFalse(runs[("racecheck", "second")]["passed"])
+        self.assertTrue(runs[("racecheck", "first")]["passed"], "racecheck's warnings are not errors")
+        self.assertIn("| racecheck | second | 1 errors |", (output / "summary.md").read_text())
+
+    def test_a_failing_test_fails_the_run(self):
+        result, runs, _ = self.sanitize("--tools", "memcheck", FAIL_SECOND="3")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(runs[("memcheck", "second")]["status"], 3)
+        self.assertEqual(runs[("memcheck", "second")]["errors"], 0)
+        self.assertTrue(runs[("memcheck", "first")]["passed"], "the test's ENVIRONMENT property reached it")
+
+    def test_a_run_without_summary_fails(self):
+        result, runs, output = self.sanitize("--tools", "initcheck", KSPMV_FAKE_SANITIZER_SILENT="SHARD")
+        self.assertEqual(result.returncode, 1)
+        self.assertIsNone(runs[("initcheck", "first")]["errors"])
+        self.assertIn("no error summary", (output / "summary.md").read_text())
+
+    def test_the_label_chooses_the_tests(self):
+        result, runs, _ = self.sanitize("--tools", "synccheck", "--label-regex", "unit")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(set(runs), {("synccheck", "second"), ("synccheck", "host_only")})
+        result, _, _ = self.sanitize("--label-regex", "nothing_has_this")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("no test", result.stderr)
+
+    def test_an_unknown_tool_is_refused(self):
+        result, _, _ = self.sanitize("--tools", "memcheck,leakcheck")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("leakcheck", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
