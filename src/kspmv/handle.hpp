@@ -33,7 +33,9 @@ struct handle_access;  // kspmv::spmv's way in (kspmv/spmv.hpp)
 /// at once, or on two execution space instances whose work may overlap, are not allowed: order
 /// them (on Kokkos::Cuda, fence the first instance before calling on the second). Distinct
 /// handles are independent: they may be used at the same time from different threads on different
-/// instances, as far as the execution space allows that (Kokkos::Cuda streams do).
+/// instances, as far as the execution space allows that (Kokkos::Cuda streams do, and Serial and
+/// OpenMP instances from Kokkos 4.6; Kokkos::Threads serves one caller at a time). Calls without a
+/// handle may come from several threads at once: what they remember between calls is locked.
 ///
 /// After a call that throws: a kspmv::invalid_argument leaves the handle and y as they were; a
 /// failed first call (setup) leaves the handle as new (not set up, its settings may still be

@@ -1,10 +1,13 @@
 // The structures calls without a handle remember as checked (kspmv/detail/checked_structures.hpp):
 // a structure is known by its arrays and all its sizes, and the oldest of kCapacity is forgotten
-// first, so a long run checks each new matrix and keeps a bounded list.
+// first, so a long run checks each new matrix and keeps a bounded list; threads share it (under
+// ThreadSanitizer with KSPMV_SANITIZE=thread).
 
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <thread>
+#include <vector>
 
 #include "kspmv/detail/checked_structures.hpp"
 
@@ -49,6 +52,30 @@ TEST(CheckedStructures, ForgetsTheOldestPastItsCapacity) {
   checked.insert(key(capacity));
   EXPECT_FALSE(checked.contains(key(0)));
   for (std::size_t i = 1; i <= capacity; ++i) EXPECT_TRUE(checked.contains(key(i))) << i;
+}
+
+// Threads checking and inserting at once, their structures partly shared: what one thread inserted
+// it finds again (fewer structures in all than the capacity, so none is forgotten).
+TEST(CheckedStructures, ThreadsShareIt) {
+  CheckedStructures checked;
+  constexpr std::size_t threads_at_once = 8;
+  constexpr std::size_t per_thread = 6;  // the last shared with the next thread
+  static_assert(threads_at_once * per_thread <= CheckedStructures::kCapacity);
+  std::vector<std::size_t> lost(threads_at_once, 0);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < threads_at_once; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 200; ++round) {
+        for (std::size_t i = 0; i < per_thread; ++i) {
+          const StructureKey k = key((t * (per_thread - 1) + i) % (threads_at_once * per_thread));
+          if (!checked.contains(k)) checked.insert(k);
+          if (!checked.contains(k)) ++lost[t];
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (std::size_t t = 0; t < threads_at_once; ++t) EXPECT_EQ(lost[t], 0u) << "thread " << t;
 }
 
 }  // namespace

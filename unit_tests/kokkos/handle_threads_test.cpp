@@ -1,6 +1,6 @@
 // Distinct handles are independent (kspmv/handle.hpp): two host threads, a handle and an
 // instance each, calling at the same time, each get exact results. Where the default space's
-// instances are not for concurrent threads (host spaces, Kokkos 3), the test says so and skips.
+// instances are not for concurrent threads (instances.hpp), the test says so and skips.
 
 #include <gtest/gtest.h>
 #include <Kokkos_Core.hpp>
