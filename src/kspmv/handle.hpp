@@ -152,9 +152,10 @@ class Handle {
 
   /// Whether every call gives the same bits on every run (default: it does). Turned off, on
   /// Kokkos::Cuda, transposed calls (modes T and H) whose values may change add each product into
-  /// y with an atomic add where the transpose tiles do not serve, as cuSPARSE does: faster on
-  /// random columns and power-law rows, slower on banded matrices, and each y entry's last bits
-  /// vary from run to run. Other backends give what KokkosSparse::spmv gives.
+  /// y with an atomic add where the transpose tiles and the mirror do not serve and y fits in the
+  /// GPU's L2, as cuSPARSE does: faster on random columns and power-law rows, and each y entry's
+  /// last bits vary from run to run; elsewhere the calls stay deterministic. Other backends give
+  /// what KokkosSparse::spmv gives.
   /// @param deterministic false to allow atomic additions.
   /// @throws kspmv::unsupported_argument after the handle's first call.
   void set_deterministic(bool deterministic) {

@@ -9,7 +9,8 @@
 /// write each product op(a(i, j)) x(i) where the plan of A^T's rows then sums them along A^T's
 /// rows, near the other products of the same rows
 /// (backends/cuda/src/formats/transposed_products.hpp): two launches a call. With determinism off,
-/// atomic adds in A's order serve instead until the values are declared constant. The tiles, the
+/// atomic adds in A's order serve instead where y fits in L2, until the values are declared
+/// constant. The tiles, the
 /// products and A^T's rows each give the same bits on every run, though not the same bits as each
 /// other (they add or round in other orders). Kokkos-free.
 

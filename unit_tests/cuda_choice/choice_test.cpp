@@ -416,6 +416,34 @@ TEST(CudaChoice, TransposeTilesTriedPastTheLatencyBoundOrWhenAskedFor) {
   EXPECT_EQ(products_at.not_tried, "the products asked for");
 }
 
+// With determinism off the scatter serves while y, in the sums' type, fits in L2 (52,428,800 bytes
+// on the H100: 6,553,600 columns of fp64, 3,276,800 of complex double); one more column and the
+// deterministic forms serve as with determinism on (here the products).
+TEST(CudaChoice, TransposedScatterWhileL2HoldsY) {
+  const auto scatter_chosen = [](std::int64_t cols, bool deterministic, ValueTypes types = fp64()) {
+    MatrixFacts matrix = square(8'000'000, 4, 4, kUnknownReach);
+    matrix.cols = cols;
+    PlanRequest request = transposed(TransposedForm::Auto);
+    request.deterministic = deterministic;
+    return transposed_scatter_chosen(inputs(matrix, h100(), request, types));
+  };
+  EXPECT_TRUE(scatter_chosen(6'553'600, false));
+  EXPECT_FALSE(scatter_chosen(6'553'601, false));
+  EXPECT_FALSE(scatter_chosen(6'553'600, true));
+  EXPECT_TRUE(scatter_chosen(13'107'200, false, fp32()));
+  EXPECT_FALSE(scatter_chosen(13'107'201, false, fp32()));
+  EXPECT_TRUE(scatter_chosen(3'276'800, false, complex_double()));
+  EXPECT_FALSE(scatter_chosen(3'276'801, false, complex_double()));
+  MatrixFacts short_rows = square(20'000'000, 3, 4, kUnknownReach);  // y of 160 MB in fp64
+  PlanRequest atomic = transposed(TransposedForm::Auto);
+  atomic.deterministic = false;
+  EXPECT_FALSE(transposed_scatter_chosen(inputs(short_rows, h200(), atomic)));
+  EXPECT_TRUE(transposed_products_choice(inputs(short_rows, h200(), atomic)).taken);
+  short_rows.cols = 2'000'000;
+  EXPECT_TRUE(transposed_scatter_chosen(inputs(short_rows, h200(), atomic)));
+  EXPECT_FALSE(transposed_products_choice(inputs(short_rows, h200(), atomic)).taken);
+}
+
 // Auto takes the products for Algorithm::Auto past the latency bound where the window of A's
 // values that A^T's rows in flight gather from (the rows within the column reach, both sides, of
 // the mean row length, in the values' bytes) exceeds half of L2 (26,214,400 bytes on the H100: 2 x
@@ -479,7 +507,8 @@ TEST(CudaChoice, TransposedProductsWhereAsValuesFallOutOfL2FromManyRows) {
   EXPECT_EQ(explicit_beyond.not_taken, "");
   PlanRequest atomic = transposed(TransposedForm::Auto);
   atomic.deterministic = false;
-  EXPECT_EQ(choice(beyond, atomic).not_taken, "determinism off: the atomic adds");
+  EXPECT_EQ(choice(beyond, atomic).not_taken,
+            "determinism off: atomic adds into y, whose 32000000 bytes L2 holds");
   EXPECT_EQ(choice(beyond, transposed(TransposedForm::Rows)).not_taken, "A^T's rows asked for");
   EXPECT_FALSE(choice(beyond, transposed(TransposedForm::Tiles)).taken);
 

@@ -328,6 +328,11 @@ TransposeTilesTrial transpose_tiles_trial(const PlanInputs& inputs) {
   return trial;
 }
 
+bool transposed_scatter_chosen(const PlanInputs& inputs) {
+  return !inputs.request.deterministic &&
+         inputs.matrix.cols * inputs.types.sum_bytes <= inputs.device.l2_bytes;
+}
+
 std::int64_t transposed_gather_rows(const MatrixFacts& matrix) {
   if (!matrix.column_reach_known() || matrix.column_reach >= matrix.rows / 2) return matrix.rows;
   return 2 * matrix.column_reach + 1;
@@ -371,8 +376,10 @@ TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
     return choice;
   }
   if (inputs.request.algorithm != Algorithm::Auto) return choice;
-  if (!inputs.request.deterministic) {
-    choice.not_taken = "determinism off: the atomic adds";
+  if (transposed_scatter_chosen(inputs)) {
+    choice.not_taken = "determinism off: atomic adds into y, whose " +
+                       std::to_string(inputs.matrix.cols * inputs.types.sum_bytes) +
+                       " bytes L2 holds";
     return choice;
   }
   if (inputs.latency_bound()) {

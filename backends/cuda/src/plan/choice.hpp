@@ -103,6 +103,12 @@ inline bool looks_for_mirror(const PlanRequest& request) {
          request.transposed_form != TransposedForm::Products;
 }
 
+// With determinism off, whether transposed calls whose values may change add A's products into y
+// with atomic adds (formats/transposed_scatter), where neither the mirror nor the tiles serve:
+// only while L2 holds y, where the adds run at L2's atomic rate as cuSPARSE's do (DR-30); a larger
+// y makes each add a DRAM read-modify-write, and the deterministic forms are faster (DR-58).
+bool transposed_scatter_chosen(const PlanInputs& inputs);
+
 // Transposed calls whose values may change, where neither the mirror nor the tiles serve: whether
 // A^T's rows sum A's products (formats/transposed_products.hpp) instead of gathering A's values;
 // where not, why (empty where nothing needs saying: an explicit algorithm, no entries).

@@ -38,8 +38,8 @@ struct PlanImpl {
   PlanRequest request;
   APlan a;
   std::unique_ptr<Transposed> transposed;
-  // Where determinism is off, the tiles do not serve and A^T does not mirror A (DR-30): made with
-  // the transposed operator, used while the values may change.
+  // Where transposed_scatter_chosen, the tiles do not serve and A^T does not mirror A (DR-30,
+  // DR-58): made with the transposed operator, used while the values may change.
   std::unique_ptr<Scatter> scatter;
   // Rank-2 x whose rows are not contiguous (LayoutLeft, strided), copied row after row for the
   // group kernel (reads_x_through_row_major_copy); made at the first call that needs it.
@@ -63,7 +63,7 @@ struct PlanImpl {
     if (!transposed) {
       time_setup([&] {
         auto built = std::make_unique<Transposed>(a, stream);
-        if (!request.deterministic && !built->uses_tiles() && !built->mirrors_a() &&
+        if (transposed_scatter_chosen(a.inputs()) && !built->uses_tiles() && !built->mirrors_a() &&
             !built->takes_products()) {
           scatter = std::make_unique<Scatter>(a.matrix(), stream);
         }

@@ -77,7 +77,7 @@ class TransposedOperator {
       }
     }
     products_choice_ = transposed_products_choice(a_plan.inputs());
-    if (!a_plan.inputs().request.deterministic && !products_choice_.taken) return;
+    if (transposed_scatter_chosen(a_plan.inputs()) && !products_choice_.taken) return;
     build_rows(a_plan, stream);
   }
 
@@ -89,8 +89,8 @@ class TransposedOperator {
     return detail::sums_products(products_choice_, call.x.num_vectors);
   }
   bool has_products() const { return products_ != nullptr; }
-  // A^T's rows are ready (mirrored or sorted): false only before build_rows where determinism is
-  // off.
+  // A^T's rows are ready (mirrored or sorted): false only before build_rows where the scatter
+  // serves (transposed_scatter_chosen).
   bool has_rows() const { return structure_.built(); }
 
   // A^T's own rows by a sort, and the plan of its rows for the algorithm A's request asked for,

@@ -55,10 +55,11 @@ struct PlanOptions {
   /// formed: a malformed one then makes kernels read and write outside the arrays.
   bool check_structure = true;
   /// Whether every call gives the same bits on every run. Off, a transposed call whose values may
-  /// change (not declared constant) and which the transpose tiles do not serve adds each product
-  /// into y with an atomic add, reading A in its own order, as cuSPARSE does: faster where A^T's
-  /// gathers miss the cache (random columns, power-law rows), but the order of each y entry's
-  /// additions, and so its last bits, vary from run to run.
+  /// change (not declared constant), which the transpose tiles and the mirror do not serve and
+  /// whose y fits in the GPU's L2 adds each product into y with an atomic add, reading A in its
+  /// own order, as cuSPARSE does: faster where A^T's gathers miss the cache (random columns,
+  /// power-law rows), but the order of each y entry's additions, and so its last bits, vary from
+  /// run to run.
   bool deterministic = true;
   /// How transposed calls multiply where A's pattern is not symmetric: the transpose tiles, A^T's
   /// rows, or Auto's choice between them (kspmv/transposed_form.hpp).
