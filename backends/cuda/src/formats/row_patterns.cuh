@@ -104,8 +104,8 @@ static_assert(kHeldDistances * kMatchLanes == kLongestSampledPattern);
 // dictionary lacks it (then *escaped_rows and *escaped_entries count it). An empty row names
 // pattern 0 (it reads none). The columns are read once, all before any is used; the lookup table
 // and the dictionary are small and stay in L1. (Reading the columns again for the check, and
-// hashing in 64 bits, took 0.77 ms on the 27-point stencil on an H100; read once, with the next
-// row's offsets loaded ahead, 0.36: DR-25.)
+// hashing in 64 bits, was slower on the 27-point stencil than reading them once with the next row's
+// offsets loaded ahead: DR-25.)
 template <class Offset, class Ordinal>
 __global__ void match_row_patterns_kernel(const Offset* row_map, const Ordinal* entries,
                                           std::int64_t num_rows, const PatternSlot* slots,

@@ -173,10 +173,10 @@ double sampled_runs_per_entry(const Offset* row_map, const Ordinal* entries, std
 }
 
 // A sample of the tiles first: where its runs / entries exceeds the limit, the tiles are declined
-// without sorting all of A (the whole sort took up to 3 ms on 48M entries, DR-29); a matrix near
-// the limit may fall either side, as it would for a limit a little off. Else two passes over the
-// tiles (sort, then runs) with a scan of the run counts between, then a stable radix sort of the
-// runs by column: each column's partials in tile order.
+// without sorting all of A (on a declined matrix the whole sort only added to the first transposed
+// call, DR-29); a matrix near the limit may fall either side, as it would for a limit a little off.
+// Else two passes over the tiles (sort, then runs) with a scan of the run counts between, then a
+// stable radix sort of the runs by column: each column's partials in tile order.
 template <class Ordinal, class Offset>
 TransposeTiles<Ordinal, Offset> build_transpose_tiles(const Offset* row_map, const Ordinal* entries,
                                                       std::int64_t num_rows, std::int64_t num_cols,

@@ -6,10 +6,10 @@
 // each read through its slot and summed along its row, no column read (formats/no_columns.cuh). The
 // slots group the products by blocks of A^T's rows (whole rows, about `block_entries` entries a
 // block), in A's order within a block, so that the second launch reads a block's products from one
-// small region that L2 holds while its rows are summed: 16.5 bytes a nonzero on 2M rows of 16
-// random columns in fp64, against 90 for A^T's rows gathering A's values and x (H200, DR-42). The
-// first launch's stores still scatter, a block a product on random columns (355 MB written for 256
-// MB of products there): the products pay where they also save x's gathers, x too large for L2.
+// small region that L2 holds while its rows are summed: on random columns a fraction of the bytes a
+// nonzero of A^T's rows gathering A's values and x (DR-42). The first launch's stores still
+// scatter, a block a product on random columns (sectors leave L2 partly written there): the
+// products pay where they also save x's gathers, x too large for L2.
 //
 // Built on the device from A's structure and A^T's (plan/transposed_structure.hpp): the values may
 // change between calls.
@@ -36,7 +36,8 @@ struct TransposedProducts {
 
 // Entries a block of the first launch reads, with 4 bytes each of shared memory for their rows
 // beside their products: 2048 of 4 or 8 bytes (24 KB at most), 1024 of 16 (20 KB; 2048 took 40 KB
-// and held the launch to 24% occupancy in complex double, DR-45). A place in a tile fits 16 bits.
+// and held the launch to half fp64's occupancy in complex double, DR-45). A place in a tile fits 16
+// bits.
 template <class DeviceValue>
 constexpr int transposed_products_tile_entries() {
   return sizeof(DeviceValue) > 8 ? 1024 : 2048;

@@ -128,8 +128,7 @@ __device__ inline void stream_rows(const Args& args, std::int64_t first_row, std
   constexpr int kBlockThreads = Shape::kBlockThreads;
   const auto rows = static_cast<int>(last_row - first_row);
   // Row offsets in a loop of their own, not in the entries' batch as MergePath does: in the batch
-  // fp32 spilled 72 bytes under the 32-register cap and every matrix got slower (the 27-point
-  // stencil 419 -> 461 us, H100, c696db7).
+  // fp32 spilled 72 bytes under the 32-register cap and every matrix got slower.
   for (int k = threadIdx.x; k <= rows; k += kBlockThreads) {
     s_row_begins[k] = static_cast<int>(args.row_begin(first_row + k) - begin);
     if (k < rows) args.prefetch_y(first_row + k);

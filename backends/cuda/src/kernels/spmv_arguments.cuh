@@ -34,17 +34,14 @@ struct SpmvArguments {
   static constexpr bool reads_columns = !std::is_same_v<Columns, NoColumns>;
   static constexpr int kVectors = 1;         // vectors per launch
   static constexpr int kVectorsPerLane = 1;  // see VectorGroupArguments
-  // Whether the kernels that load a batch of entries before their products (Vector, the staging
-  // of Adaptive's rows) tie each x gather to its value (column_after_value), so that the batch's
-  // column and value loads share one DRAM round trip. Measured (DR-20, ms): with fp32 values, the
-  // stencil's Vector 0.341 -> 0.309 on an H100 and 0.317 -> 0.261 on an H200 (fp32 values with fp64
-  // vectors 0.336 -> 0.328 and 0.305 -> 0.280), Adaptive on the H100 0.5-3.4% faster (few dense
-  // rows 0.351 -> 0.339, short rows 1.348
-  // -> 1.315); with fp64 values 2-5% slower on the stencil and -2% to +1% with Adaptive (not
-  // profiled), so double precision values keep the compiler's order. Not where the columns come
-  // from the row patterns: their columns arrive from L1, long before the values, and the tie made
-  // each gather wait a DRAM round trip for nothing (the fp32 stencil 0.280 -> 0.244 ms without
-  // it, H100; DR-25).
+  // Whether the kernels that load a batch of entries before their products (Vector, the staging of
+  // Adaptive's rows) tie each x gather to its value (column_after_value), so that the batch's
+  // column and value loads share one DRAM round trip. With fp32 values the tie made the stencil's
+  // Vector faster on the H100 and the H200 (fp32 values with fp64 vectors too) and Adaptive a
+  // little faster on the H100; with fp64 values the stencil ran slower and Adaptive no faster (not
+  // profiled), so double precision values keep the compiler's order (DR-20). Not where the columns
+  // come from the row patterns: their columns arrive from L1, long before the values, and the tie
+  // made each gather wait a DRAM round trip for nothing (DR-25).
   static constexpr bool gathers_after_values =
       std::is_same_v<MatrixValue, float> && !Columns::kColumnsFromCache;
   // Whether Vector issues all of a batch's x gathers before any product, each gather waiting for
@@ -53,15 +50,15 @@ struct SpmvArguments {
   // it, and a batch took about 5 memory round trips instead of 2 (sm_90 SASS, DR-41). Real products
   // are predicated, and their loads already go out first. Adaptive's staging keeps the compiler's
   // order: there the same ties raised the 8-block complex<double> kernel's spills from 8 to 48
-  // bytes a thread. Not where the columns come from the row patterns (as gathers_after_values): the
-  // stencil's complex<double> calls took 741 -> 873 us with the tie (H200, DR-41).
+  // bytes a thread. Not where the columns come from the row patterns (as gathers_after_values):
+  // there the tie made the stencil's complex<double> calls slower (DR-41).
   static constexpr bool gathers_before_products =
       !std::is_arithmetic_v<T> && !Columns::kColumnsFromCache;
   // Whether Vector's x gathers of a batch wait for all of the batch's columns (gathers_after_batch)
   // where the columns come from the row patterns, in double precision. Without it ptxas gives the
   // batch's fourth column the first column's register, so that its load waits for the first gather
-  // and its own gather makes a second round trip: the stencil's fp64 calls 42.5 -> 46.2 us since
-  // DR-40; with the tie 45.4 -> 43.0 us (H200, Nsight Compute, DR-40).
+  // and its own gather makes a second round trip: the stencil's fp64 calls slowed with DR-40's
+  // instruction diet, and the tie won the time back (DR-40).
   static constexpr bool gathers_after_columns =
       Columns::kColumnsFromCache && std::is_same_v<MatrixValue, double>;
 

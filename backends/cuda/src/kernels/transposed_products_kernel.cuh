@@ -19,14 +19,13 @@ struct ScatterProductsArguments : TileReadArguments<T, V, Ordinal, Offset> {
 };
 
 // One block a tile of kTile entries, kItems a thread: their values and places, each entry's row, x
-// at the rows, the products to their places in shared memory, then, a place a lane, to their
-// slots, so that consecutive lanes write consecutive slots within a block of A^T's rows. Each
-// phase's loads go out together: in one loop of load, multiply and store per entry, the compiler
-// could not move an entry's loads above the previous entry's store (the products might alias A or
-// x), and the first version, so written, waited 103 cycles on global loads between instructions,
-// 957 us on 2M rows of 16 random columns in fp64, against 244 us for the second launch; so, 33
-// cycles and 834 us, the rest the scattered stores (H200, DR-42); staged in slot order, into blocks
-// of 2^20 entries, 300 us (DR-44).
+// at the rows, the products to their places in shared memory, then, a place a lane, to their slots,
+// so that consecutive lanes write consecutive slots within a block of A^T's rows. Each phase's
+// loads go out together: in one loop of load, multiply and store per entry, the compiler could not
+// move an entry's loads above the previous entry's store (the products might alias A or x), and the
+// first version, so written, waited far longer on global loads between instructions; with the loads
+// together the rest of the launch's time was the scattered stores (DR-42), which staging in slot
+// order, into blocks of 2^20 entries, cut (DR-44).
 template <int kTile, class T, class V, class Ordinal, class Offset>
 __global__ void __launch_bounds__(kTileThreads)
     scatter_products_kernel(ScatterProductsArguments<T, V, Ordinal, Offset> a) {

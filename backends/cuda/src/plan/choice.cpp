@@ -52,11 +52,10 @@ bool irregular_rows_fill_vector(const PlanInputs& inputs) {
 // The forms a plan running `algorithm` tries, in order, or none and why. Only kernels that know an
 // entry's row before they read its column (Vector, Scalar) can decode a compressed form; a cached
 // plan may later serve another structure at the same addresses; below the latency bound a call
-// waits on its chain of loads, not on their bytes. Row patterns first (fewer bytes; on the
-// 27-point stencil faster than the deltas, H100 ms: fp64 0.380 against 0.448, fp32 0.243 against
-// 0.309; DR-25), except under single precision values with
-// double precision sums on a device of high bandwidth a multiprocessor. Complex values follow the
-// real ones, unmeasured.
+// waits on its chain of loads, not on their bytes. Row patterns first (fewer bytes; on the 27-point
+// stencil faster than the deltas in fp64 and fp32; DR-24, DR-25), except under single precision
+// values with double precision sums on a device of high bandwidth a multiprocessor. Complex values
+// follow the real ones, unmeasured.
 void choose_column_forms(const PlanInputs& inputs, Choice& choice) {
   const Compression asked = inputs.request.compression;
   const auto own = [&](const std::string& why) {
@@ -153,11 +152,11 @@ Choice choose(const PlanInputs& inputs) {
   choice.regular_rows = is_regular(inputs);
   choice.algorithm = inputs.request.algorithm == Algorithm::Auto ? auto_algorithm(inputs)
                                                                  : inputs.request.algorithm;
-  // Irregular rows keep registers for x gathers in flight where the sums are wider than 4
-  // bytes. Measured on the H200 (DR-35), 8 blocks against 6: real single precision 1.02x-1.14x
-  // faster on every irregular generated shape with local columns, within 1% on random columns,
-  // the power-law and few-dense-rows families; double precision 1.06x-1.24x faster within 256
-  // columns of the diagonal but 0.85x-0.99x within 1024-16384, few-dense-rows 0.89x.
+  // Irregular rows keep registers for x gathers in flight where the sums are wider than 4 bytes. At
+  // 8 blocks against 6, real single precision ran faster on every irregular generated shape with
+  // local columns and no slower on random columns, the power-law and few-dense-rows families;
+  // double precision ran faster only within 256 columns of the diagonal, and slower from 1024 on
+  // and on few dense rows (DR-35).
   const bool single_precision_sums = inputs.types.real && inputs.types.sum_bytes == 4;
   choice.adaptive_blocks_per_sm = choice.regular_rows || single_precision_sums
                                       ? 8
@@ -166,7 +165,7 @@ Choice choose(const PlanInputs& inputs) {
     choice.vector_lanes = vector_lanes_for(matrix.mean_row_length());
     // A latency-bound call waits on each row's chain of loads, and more lanes a row start more
     // rows' chains at once: with batched lanes (8-16 times fewer threads) the small real matrices
-    // ran 1.2-1.9x slower (ca-GrQc 4.5 -> 8.6 us, lp_e226 4.5 -> 6.9; DR-19).
+    // ran slower (DR-19).
     choice.single_vector_lanes = inputs.latency_bound()
                                      ? choice.vector_lanes
                                      : batched_vector_lanes_for(matrix.mean_row_length());
@@ -199,7 +198,7 @@ std::string refusal_before_build(const PlanInputs& inputs, ColumnForm form, std:
   }
   // The reach counts from the diagonal (slope cols / rows), the deltas from the row: on a
   // rectangular matrix they part by up to |rows - cols| (2M x 256: every delta escaped, after a
-  // build of 3.4 ms, DR-31).
+  // whole build for nothing, DR-31).
   const std::int64_t drift = std::abs(inputs.matrix.rows - inputs.matrix.cols);
   if (inputs.matrix.column_reach + drift > kDeltaReach + 1) {
     return "columns counted from the row lie too far for 16 bits (" +
@@ -222,16 +221,16 @@ bool keeps_escaped(const PlanInputs& inputs, std::int64_t escaped_entries) {
 }
 
 // One where MergePath runs, or where rows are irregular and either a cached plan cannot share out
-// the long ones (the group kernel walking a long row with one group of lanes ran 29x slower than
-// Adaptive on the power-law matrix) or x is LayoutLeft on a matrix large enough to be
-// bandwidth-bound (power-law fp32, k = 8: 1.19 ms in single-vector passes, 2.05 ms in groups of 3;
-// below, where a call costs little more than its launches, k passes ran 3-4x slower than the best
-// cuSPARSE SpMM on the small irregular matrices of the suite). In LayoutRight, where a row of x is
-// one read, a whole group. In LayoutLeft each vector gathers from its own column of x, so a group
-// runs from L2 only while the part of its columns that rows in flight reach (the column reach,
-// both sides of the diagonal) fits in half of L2: 8 columns gathered at random from DRAM ran 2.7x
-// slower than 8 passes, each of whose column stayed in L2 (H100, DR-10). A plan with a handle on a
-// matrix past the latency bound reads LayoutLeft x through a row-major copy instead
+// the long ones (the group kernel walking a long row with one group of lanes ran many times slower
+// than Adaptive on the power-law matrix, DR-10) or x is LayoutLeft on a matrix large enough to be
+// bandwidth-bound (power-law fp32, k = 8: faster in single-vector passes than in groups of 3,
+// DR-11; below, where a call costs little more than its launches, k passes ran well behind the best
+// cuSPARSE SpMM on the small irregular matrices of the suite, DR-14). In LayoutRight, where a row
+// of x is one read, a whole group. In LayoutLeft each vector gathers from its own column of x, so a
+// group runs from L2 only while the part of its columns that rows in flight reach (the column
+// reach, both sides of the diagonal) fits in half of L2: 8 columns gathered at random from DRAM ran
+// slower than 8 passes, each of whose column stayed in L2 (DR-10). A plan with a handle on a matrix
+// past the latency bound reads LayoutLeft x through a row-major copy instead
 // (reads_x_through_row_major_copy).
 int vectors_per_pass(const PlanInputs& inputs, const Choice& choice, const XShape& x) {
   if (choice.algorithm == Algorithm::MergePath) return 1;
@@ -248,9 +247,9 @@ int vectors_per_pass(const PlanInputs& inputs, const Choice& choice, const XShap
 }
 
 // x's rows are not contiguous, a pass takes several vectors, and the matrix is large enough that
-// the copy's launch is lost in the call. Measured on an H100 (fp64, k = 8, DR-15): LayoutLeft
-// gathers ran 1.9-6.4x slower than the same matrix in LayoutRight, and the copy costs one read and
-// one write of x. Not for a cached plan, whose later calls may not allocate.
+// the copy's launch is lost in the call. LayoutLeft gathers, a sector from each vector's column for
+// every entry, ran several times slower than the same matrix in LayoutRight, and the copy costs one
+// read and one write of x (DR-15). Not for a cached plan, whose later calls may not allocate.
 bool reads_x_through_row_major_copy(const PlanInputs& inputs, const Choice& choice,
                                     const XShape& x) {
   return x.vectors > 1 && x.col_stride != 1 && choice.algorithm != Algorithm::MergePath &&
@@ -286,13 +285,12 @@ int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool 
   return slots;
 }
 
-// Below the latency bound a call waits on its launches and its chains of loads, not on bytes: the
-// tiles' two launches took 10.3 us a call in mode T on 200 rows of 100 uniform columns (20,000
-// entries, 0.05 runs an entry; fp32, H100), where A^T's rows took 4.86 in one (DR-38, DR-39).
-// Past it the tiles pay only where A^T has too few rows to give every warp slot of the GPU one:
-// on 2M rows of 256 columns (A^T: 256 rows) they took 201 us against A^T's rows' 2,785 (fp32,
-// H200); on non-symmetric bands of 200,000 and 2M rows (0.05-0.09 runs an entry) 1.2x-1.8x the
-// time of A^T's rows, and on TSOPF_RS_b39_c30 (60,098 columns) 1.5x-2.1x (DR-39).
+// Below the latency bound a call waits on its launches and its chains of loads, not on bytes: there
+// the tiles' two launches cost more than A^T's rows' one (DR-38, DR-39). Past it the tiles pay only
+// where A^T has too few rows to give every warp slot of the GPU one: on 2M rows of 256 columns
+// (A^T: 256 rows) they ran many times faster than A^T's rows, while on non-symmetric bands of
+// 200,000 and 2M rows (0.05-0.09 runs an entry) and on TSOPF_RS_b39_c30 (60,098 columns) they ran
+// slower (DR-39).
 TransposeTilesTrial transpose_tiles_trial(const PlanInputs& inputs) {
   const TransposedForm asked = inputs.request.transposed_form;
   TransposeTilesTrial trial;

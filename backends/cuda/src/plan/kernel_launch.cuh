@@ -74,9 +74,9 @@ class KernelLaunch {
         vector(args, stream);
         break;
       case Algorithm::Adaptive:
-        // Gathered values need an index register more: under the 32-register cap they spilled
-        // 140 bytes (fp64), and transposed calls ran 1.2-1.3x slower (DR-05). complex<double>
-        // too keeps 6 blocks there: at 5, mode H ran 3% slower (DR-54).
+        // Gathered values need an index register more: under the 32-register cap they spilled 140
+        // bytes (fp64), and transposed calls ran slower (DR-05). complex<double> too keeps 6 blocks
+        // there: at 5, mode H ran slower (DR-54).
         if constexpr (Args::gathered_values) {
           adaptive<Adaptive40RegisterShape<T>>(args, stream);
         } else if (choice_.adaptive_blocks_per_sm == Adaptive32RegisterShape<T>::kMinBlocksPerSm) {

@@ -48,12 +48,13 @@ class TransposedOperator {
 
   // A^T's structure where it mirrors A (not looked for where the tiles or the products were asked
   // for by name); else the tiles where transpose_tiles_trial tries them and their runs stay within
-  // its limit; else A^T's own rows and their plan (build_rows), except where determinism is off
-  // and the products were not chosen: there the scatter serves until the values are declared
-  // constant. The products' slots wait for the first call whose values may change. The mirror
-  // comes before Auto's tiles: on the 27-point stencil of 405,224 rows in single precision the
-  // tiles (0.221 runs an entry at 4096 a tile) took 129 us a call against the mirror's 58.8, and
-  // values declared constant 130 us against the copy's 24.1 (H100, DR-38). Waits for the stream.
+  // its limit; else A^T's own rows and their plan (build_rows), except where determinism is off and
+  // the products were not chosen: there the scatter serves until the values are declared constant.
+  // The products' slots wait for the first call whose values may change. The mirror comes before
+  // Auto's tiles: on the 27-point stencil of 405,224 rows in single precision the tiles' runs
+  // (0.221 an entry at 4096 a tile) stay within their limit, but the tiles take two launches where
+  // the mirror runs A's plan in one, and ignore values declared constant, where the copy reads like
+  // mode N: both ran slower than the mirror (DR-38). Waits for the stream.
   TransposedOperator(const APlan& a_plan, cudaStream_t stream)
       : row_map_(a_plan.matrix().row_map), num_entries_(a_plan.num_entries()) {
     const Matrix& A = a_plan.matrix();

@@ -123,10 +123,9 @@ TransposedStructure<Ordinal, Offset> mirrored_structure(
 
 // A stable radix sort of A's entry positions by column (A's entries are in row order, so each
 // column's rows stay increasing and the structure is the same on every run), then one pass for the
-// column starts and one gather for the rows. Measured on an H100 (DR-06): the sort is most of the
-// time (3.0 ms for the 110M entries of the 27-point stencil, 0.95 ms for 32M random columns); a
-// counting sort was slower (integer atomics scattered over the slots: 4.7-5.0 ms to place the
-// entries), as was a binary search per entry for its row.
+// column starts and one gather for the rows. The sort is most of the build's time; a counting sort
+// was slower (integer atomics scattered over the slots), as was a binary search per entry for its
+// row (DR-06).
 template <class Ordinal, class Offset>
 TransposedStructure<Ordinal, Offset> sorted_structure(const Offset* row_map, const Ordinal* entries,
                                                       std::int64_t num_rows, std::int64_t num_cols,

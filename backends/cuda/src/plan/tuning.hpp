@@ -1,11 +1,11 @@
 #pragma once
 // Every tuning figure of the CUDA backend, CUB style: the run-time thresholds in one LaunchPolicy a
-// compute capability, each field with the measurement that set it, and the compile-time shapes of
-// the kernels whose tiles size shared memory or registers (shared by every architecture). Plain
-// C++, no CUDA header: the choice (choice.hpp) and its CPU test read it. What defines a compressed
-// column form and its build (the 16-bit reach, the dictionary's size, the sampled rows, the lanes
-// that match a row) lives with the form in formats/, and the analysis' sample sizes with its
-// kernels (kernels/row_statistics.cuh).
+// compute capability, each field with the reason for its value and the decision record that holds
+// its measurements, and the compile-time shapes of the kernels whose tiles size shared memory or
+// registers (shared by every architecture). Plain C++, no CUDA header: the choice (choice.hpp) and
+// its CPU test read it. What defines a compressed column form and its build (the 16-bit reach, the
+// dictionary's size, the sampled rows, the lanes that match a row) lives with the form in formats/,
+// and the analysis' sample sizes with its kernels (kernels/row_statistics.cuh).
 
 #include <cstdint>
 
@@ -68,68 +68,62 @@ struct LaunchPolicy {
   std::int64_t shortest_long_row_chunk;
 };
 
-// Hopper (sm_90), measured on an H100 80GB HBM3 (fp64 unless said; the figures and their runs are
-// in the decision record named beside each, docs/decisions/).
+// Hopper (sm_90), tuned on an H100 80GB HBM3 and an H200 (fp64 unless said): the measurements and
+// their runs are in the decision record named beside each field (docs/decisions/).
 constexpr LaunchPolicy sm90_policy() {
   LaunchPolicy p{};
   p.name = "sm_90 (measured on an H100 and an H200)";
   p.scalar_block_threads = 256;
   p.vector_block_threads = 256;
-  // Few-dense-rows (40 rows of 200k, mean 10) ran 491 us with the 6-blocks build, 563 us with the
-  // 8; the stencil (27 per row) 541 us with the 8, 591 us with the 6 (ac90b3c).
+  // Irregular rows take Adaptive's irregular-rows build, whose registers keep more x gathers in
+  // flight where they miss the cache (few dense rows); regular rows run faster in the 8-block build
+  // (the stencil, 27 per row; DR-08, DR-35).
   p.irregular_row_factor = 8.0;
   p.irregular_row_slack = 64.0;
-  // dblp-2010 (1.6M entries) takes 13.3 us with Adaptive, 17.0 us with Vector; below 2^20,
-  // Vector's single short chain of loads mostly wins (cage10 3.7 us, 4.2 us with Adaptive).
+  // dblp-2010 (1.6M entries) runs faster with Adaptive than with Vector; below 2^20 entries
+  // Vector's single short chain of loads mostly wins (DR-01).
   p.latency_bound_entries = std::int64_t{1} << 20;
-  // adder_dcop_05 (a row of 1310: 164 steps of 8 lanes) 17.5 us with Vector, 4.7 us with
-  // Adaptive; watt_2 (16 steps) 4.6 and 3.8 us; ca-GrQc (11 steps) 4.4 us with Vector, 5.4 us with
-  // Adaptive.
+  // A few long rows hold a latency-bound launch up: adder_dcop_05 (a row of 1310: 164 steps of 8
+  // lanes) and watt_2 (16 steps) run faster with Adaptive, ca-GrQc (11 steps) with Vector (DR-01).
   p.vector_longest_row_steps = 12;
-  // DR-19 (6fa4058): the stencil (27 per row) 0.467 ms with Vector, 0.538 with
-  // Adaptive (fp32 0.370 / 0.423); uniform_2000000_k16 (16 per row) 0.338 / 0.299 (fp32 0.285 /
-  // 0.286); uniform_100000_k100 (100 per row) 0.092 / 0.100.
+  // DR-19: Vector runs faster than Adaptive on the stencil (27 per row) and on uniform_100000_k100
+  // (100 per row), but not on uniform_2000000_k16 (16 per row).
   p.vector_mean_row_length = 24.0;
-  // DR-31 (3fa4eb7, 1M rows, regular): Vector over Adaptive, fp64 / fp32, mean 12: reach 256
-  // 1.26x / 1.70x, reach 16384 (256 KiB of fp64 x) 1.11x / 1.20x; mean 3: 1.09x / 1.17x and
-  // 1.09x / 1.05x; columns anywhere 0.99x / 1.04x (mean 12) and 1.06x / 1.03x (mean 3). 256 KiB:
-  // the H100's L1 and shared memory an SM.
+  // DR-31 (1M rows, regular): Vector runs faster than Adaptive wherever the columns are local
+  // (reach 256 or 16384, mean 3 or 12), fp64 and fp32, and within a few percent of it with columns
+  // anywhere. 256 KiB: the H100's L1 and shared memory an SM.
   p.vector_local_x_window_bytes = 256 * 1024;
-  // DR-33 (3fa4eb7 sweep, H100; 79d39d6, H200): Vector over Adaptive on irregular rows with local
-  // columns, against the fill of Vector's load slots: mean 96 spread 1 (fill 0.57) 1.35x / 1.72x
-  // fp64 / fp32, mean 48 spread 1 (0.48) 1.14x-1.23x; mean 20 spread 1 (0.37) 0.86x-1.00x, mean 48
-  // spread 4 (0.37-0.39) 0.31x-0.96x, mean 12 spread 1 (0.30) 0.74x-0.79x.
+  // DR-33: on irregular rows with local columns Vector runs faster than Adaptive where its warps
+  // fill about half their load slots (0.48 and more in the sweep), and mostly slower below 0.4.
   p.vector_irregular_min_step_fill = 0.45;
   p.vector_resident_warps_per_sm = 64;  // 2048 threads an SM
-  // lp_e226 (223 rows, 3 blocks of a window each) took 7.2 us without a plan against 4.3 us with
-  // one (Vector).
+  // DR-04: lp_e226 (223 rows) in 3 blocks of a window each left most of the GPU idle and ran well
+  // behind its planned call (Vector); with 2 blocks an SM small matrices come near it.
   p.row_blocks_min_blocks_per_sm = 2;
-  // DR-20: between the two devices that share sm_90. On an
-  // H100 80GB HBM3 (3.35 TB/s peak, 25.4 GB/s an SM) the stencil took 0.447 ms with 16-bit columns
-  // and 0.468 on A's own; on an H200 (4.92 TB/s, 37.3 GB/s an SM) 0.378 and 0.356.
+  // DR-20: between the two devices that share sm_90. On an H100 80GB HBM3 (25.4 GB/s of DRAM an SM)
+  // the stencil runs faster with 16-bit columns than on A's own; on an H200 (37.3 GB/s an SM)
+  // slower, its deltas' kernel waiting on latency, not on bytes.
   p.double_value_deltas_max_bandwidth_per_sm = 31e9;
-  // DR-25 (e90cfb8): under fp32 values with fp64 sums the stencil took 0.307 ms
-  // with the patterns and 0.329 with the deltas on the H100, 0.300 and 0.282 on the H200.
+  // DR-25: under fp32 values with fp64 sums the stencil runs faster with the patterns than with the
+  // deltas on the H100, slower on the H200.
   p.widened_value_patterns_max_bandwidth_per_sm = 31e9;
   // DR-24: one entry in 8 escaped keeps the columns' bytes under two thirds of A's own
   // 32-bit columns for either form; not tuned further.
   p.entries_per_escaped_entry = 8;
-  // DR-14 (k = 8, one vector a lane): a warp per row won
-  // while its threads stayed within 768 a SM, up to 5,300 rows (ca-GrQc 16.5 -> 7.9 us, add32 9.8
-  // -> 5.0, bcspwr10 6.5 -> 5.0), and lost from 7,920 (commanche_dual 4.9 -> 5.8, Pd 4.5 -> 5.8,
-  // bfly 7.5 -> 21.8, delaunay_n16 11.5 -> 28.3). DR-13: bayer10
-  // LayoutRight took 2 slots instead of 1 and 5.5-5.7 us instead of 7.6.
+  // DR-14 (k = 8, one vector a lane): a warp per row won while its threads stayed within 768 a SM,
+  // up to 5,300 rows (ca-GrQc, add32, bcspwr10), and lost from 7,920 (commanche_dual, Pd, bfly,
+  // delaunay_n16). DR-13: bayer10 LayoutRight took 2 slots instead of 1 and ran faster.
   p.resident_group_threads_per_sm = 768;
-  // DR-12 (k = 8): the stencil LayoutRight 1.73 / 1.41 / 1.47 ms with 4 / 2 / 1
-  // slots, LayoutLeft 3.07 / 2.97 / 2.67; 16 random columns a row, LayoutRight, 1.04 ms with 2
-  // slots and 1.11 with 1.
+  // DR-13 (k = 8): on the stencil (27 a row) 2 slots ran faster than 4 or 1 with x rows contiguous
+  // (LayoutRight), 1 faster than 2 or 4 in LayoutLeft read in place; 16 random columns a row
+  // (LayoutRight) ran faster with 2 slots than with 1.
   p.group_slot_entries_contiguous_x = 8;
   p.group_slot_entries_strided_x = 16;
-  // DR-11 (fp32, k = 8, LayoutRight): with rows of up to 512 entries left to the group
-  // kernel the power-law matrix ran 0.95 ms (0.72x cuSPARSE): a group of 8 lanes walks such a row
-  // one entry per step, where most rows take a few. Chunks of a warp's 16 batches; on a small
-  // matrix 40 rows of 400 made 40 chunks of 512 and the GPU waited 29 us on 40 warps, hence
-  // chunks as short as 64 where that gives every SM its warps.
+  // DR-11 (fp32, k = 8, LayoutRight): with rows of up to 512 entries left to the group kernel the
+  // power-law matrix trailed cuSPARSE: a group of 8 lanes walks such a row one entry per step,
+  // where most rows take a few. Chunks of a warp's 16 batches; on a small matrix 40 rows of 400
+  // made 40 chunks of 512, and the GPU waited on 40 warps, hence chunks as short as 64 where that
+  // gives every SM its warps (DR-14).
   p.long_row_entries = 64;
   p.long_row_chunk_entries = 512;
   p.shortest_long_row_chunk = 64;
@@ -179,16 +173,14 @@ constexpr LaunchPolicy launch_policy_for(int compute_major) {
 }
 
 // Adaptive: 256 threads, 16 KiB of staged products (2048 in fp64), windows of half as many path
-// steps, so that one batch of loads per thread (4 in fp64) covers most blocks' entries. Measured on
-// an H100 (DR-08): 16 KiB per block in fp32 too (windows of 2048) was slower everywhere, 1.35x
-// on the short-row matrix; windows of 512 made the stencil 1.36x slower (fp64). Complex double
-// keeps 16 KiB (1024 products, windows of 512): with 2048 its 37 KiB per block allowed 6 blocks per
-// SM, left L1 a sixth of the SM's 256 KiB for x, and under the 8-block register cap spilled 312
-// bytes; the suite's complex records ran 0.77x cuSPARSE. MinBlocksPerSm, the residency the kernel
-// is compiled for (the choice's adaptive_blocks_per_sm): 8 caps registers at 32 and suits regular
-// rows (stencil fp64 541 us, 591 us with 6); 6 leaves 40 registers for more x gathers in flight,
-// which irregular rows in double precision need where their gathers miss L1 (few-dense-rows fp64
-// 491 us, 563 us with 8, H100; DR-08, DR-35).
+// steps, so that one batch of loads per thread (4 in fp64) covers most blocks' entries. 16 KiB per
+// block in fp32 too (windows of 2048) was slower everywhere, and windows of 512 slowed the stencil
+// (fp64; DR-08). Complex double keeps 16 KiB (1024 products, windows of 512): with 2048 its 37 KiB
+// per block allowed 6 blocks per SM, left L1 a sixth of the SM's 256 KiB for x, and under the
+// 8-block register cap spilled 312 bytes (DR-08). MinBlocksPerSm, the residency the kernel is
+// compiled for (the choice's adaptive_blocks_per_sm): 8 caps registers at 32 and suits regular rows
+// (the stencil); 6 leaves 40 registers for more x gathers in flight, which irregular rows in double
+// precision need where their gathers miss L1 (few dense rows; DR-08, DR-35).
 template <int MinBlocksPerSm, class T>
 struct AdaptiveShape {
   static constexpr int kBlockThreads = 256;
@@ -209,10 +201,10 @@ using Adaptive40RegisterShape = AdaptiveShape<6, T>;
 
 // Irregular rows on A's own values keep registers for x gathers in flight: 6 blocks a SM (40
 // registers) where the sums take at most 8 bytes. complex<double> sums take two registers each: at
-// 6 blocks the few-dense-rows kernel stored 10M sectors to local memory and wrote 7.5 DRAM bytes a
-// nonzero (cuSPARSE 4.7); at 5 blocks (48 registers) 1M and 2.4, and mode-N calls ran 5-8% faster
-// (few dense rows 1167 -> 1079 us, power-law 280 -> 266; H100, DR-54). Gathered values (transposed
-// calls) keep 6 blocks: at 5 they ran 3% slower.
+// 6 blocks the few-dense-rows kernel spilled to local memory and wrote more DRAM bytes a nonzero
+// than cuSPARSE; at 5 blocks (48 registers) the spills mostly went and mode-N calls ran faster
+// (DR-54). Gathered values (transposed calls) keep 6 blocks: their index needs a register more, and
+// at 5 the lost residency cost more than the spills.
 constexpr int adaptive_irregular_blocks_per_sm(int sum_bytes) {
   return sum_bytes > 8 ? 5 : 6;
 }
@@ -230,20 +222,19 @@ struct MergePathShape {
 };
 
 // The group kernel of rank-2 calls (vector_group_kernel.cuh): 256 threads a block, and rows taken
-// kGroupRows at a time by a group. Measured on an H100 (fp64, k = 8, one vector a lane, DR-10): 1,
-// 2 and 4 rows per group ran the 27-point stencil in LayoutRight in 3.25, 2.48 and 2.52 ms,
-// uniform_2000000_k16 in 1.25, 1.04 and 1.24 ms.
+// kGroupRows at a time by a group, their starts and first entries loaded together: 2 rows ran the
+// 27-point stencil and uniform_2000000_k16 faster than 1 or 4 (fp64, k = 8, LayoutRight, one vector
+// a lane; DR-10).
 inline constexpr int kVectorGroupBlockThreads = 256;
 inline constexpr int kGroupRows = 2;
 
 // The row patterns' Vector kernel holds a row's position in the dictionary (64 bits) besides what
-// the deltas' kernel holds. Left to itself ptxas gave it 34 registers with float sums (75%
-// occupancy, against the deltas kernel's 32 and 100%), 42 with fp32 values and double sums and 56
-// with double values (50%); on the stencil it ran 0.331 ms in fp32 against the deltas' 0.310 (H100,
-// DR-24). Bounded to the deltas kernel's occupancy: 8 blocks of 256
-// with float sums (32 registers, no spill), 6 with double sums (40; 88 bytes spilled with double
-// values, none with float ones; 8 blocks under fp32 values with double sums spilled more and ran
-// 1.6x slower, DR-25).
+// the deltas' kernel holds. Left to itself ptxas gave it 34 registers with float sums (the deltas
+// kernel 32), 42 with fp32 values and double sums and 56 with double values: fewer warps an SM, and
+// on the stencil it ran slower than the deltas (DR-24). Bounded to the deltas kernel's occupancy: 8
+// blocks of 256 with float sums (32 registers, no spill), 6 with double sums (40; 88 bytes spilled
+// with double values, none with float ones; 8 blocks under fp32 values with double sums spilled
+// more and ran slower, DR-25).
 struct BoundedVectorShape {
   static constexpr int kBlockThreads = 256;
   template <class T>
@@ -254,10 +245,10 @@ struct BoundedVectorShape {
 
 // The group kernel's batches: each lane holds at least 8 steps' worth of entries
 // (kGroupStepsPerBatch), and 8 steps' x loads are in flight together (4 for complex double, whose
-// registers are twice as many). Measured on an H100 (DR-21): with one entry a
-// lane, the stencil at k = 4 in fp32 (2 slots of 1 lane, 4 batches a row) ran 0.997 ms against
-// 0.726 at k = 8 (2 batches a row); 8 loads of packs in flight against 4 ran the stencil in fp64 in
-// 1.080 ms against 1.088 and the power-law matrix in 0.725 against 0.740 (k = 8, LayoutRight).
+// registers are twice as many). With one entry a lane, the stencil at k = 4 in fp32 (2 slots of 1
+// lane) took 4 batches a row and ran slower than at k = 8 (2 batches a row); 8 loads of packs in
+// flight ran a little faster than 4 in fp64 (the stencil and the power-law matrix, k = 8,
+// LayoutRight; DR-21).
 inline constexpr int kGroupStepsPerBatch = 8;
 template <class T>
 inline constexpr int kGroupLoadsInFlight = sizeof(T) >= 16 ? 4 : 8;
@@ -274,14 +265,14 @@ inline constexpr int kMaxVectorsPerLaunch = 32;
 // the tiles' ~16 bytes (fp64) are below the gathered path's even where half its gathers hit L2.
 inline constexpr double kTransposeTilesMostRunsPerEntry = 0.25;
 
-// The transposed products' blocks of A^T's rows (formats/transposed_products.hpp), in entries.
-// The first launch writes a tile's products in slot order, so a block receives a run of about
+// The transposed products' blocks of A^T's rows (formats/transposed_products.hpp), in entries. The
+// first launch writes a tile's products in slot order, so a block receives a run of about
 // 2048 x block_entries / nnz consecutive products from a tile: large blocks make the runs whole
 // sectors (64 products a run on 32M entries). The second launch gathers a row's products from
-// within its block, so a block (16 MB of complex<double>) must stay in L2 (50 MB on an H100).
-// H200, 2M rows of 16 random columns, fp64 (DR-44): blocks of 4096 entries, products written as
-// computed, 838 us for the first launch, 245 the second; blocks of 2^20, 363 and 311; the
-// same with a tile's products in slot order, 300 and 310.
+// within its block, so a block (16 MB of complex<double>) must stay in L2 (50 MB on an H100). On 2M
+// rows of 16 random columns (fp64), blocks of 2^20 entries ran the first launch far faster than
+// blocks of 4096 and the second a little slower, and a tile's products in slot order gained more
+// (DR-44).
 inline constexpr std::int64_t kTransposedProductsBlockEntries = std::int64_t{1} << 20;
 
 // Auto's transposed products serve where A^T's rows in flight gather from more rows of A than this
@@ -289,18 +280,16 @@ inline constexpr std::int64_t kTransposedProductsBlockEntries = std::int64_t{1} 
 // to L2, which serves the next columns of that row only while L2 keeps a sector for every row
 // gathered from; the products cost about 3 value bytes a nonzero whatever the shape. Crossings on
 // an H200 (DR-44 and DR-45: random columns, square, tall and wide, A^T's rows of 2.5 to 100): fp32
-// between 100,000 and 300,000 rows (200,000 a tie), fp64 between 400,000 (rows 5% faster) and
-// 500,000 (products 5% faster), complex double between 600,000 (rows 4% faster) and 750,000 once
-// its products' tiles hold 1024 entries. DR-44's bar, A^T's rows shorter than 48 on average, chose
-// the slower form by over 5% on 13 of 24 held-out cases, A^T's rows of 80 gathered from 2M rows of
-// A at 1.6x.
+// between 100,000 and 300,000 rows, fp64 between 400,000 and 500,000, complex double between
+// 600,000 and 750,000 once its products' tiles hold 1024 entries. DR-44's bar, A^T's rows shorter
+// than 48 on average, chose the slower form on over half of the held-out cases (DR-45).
 inline std::int64_t transposed_products_gather_rows_from(std::int64_t value_bytes) {
   return std::int64_t{65536} * (value_bytes < 8 ? value_bytes : 8);
 }
 
 // Vector: each lane loads this many entries of its stride before it waits for any (DR-19: 8 lanes
-// of 4 entries ran the stencil in 0.467 ms fp64, 0.369 fp32, against 1.10 ms for CUSP's 32 lanes of
-// one entry; 16 lanes of 2 ran 11-62% slower than 8 of 4).
+// of 4 entries ran the stencil far faster than CUSP's 32 lanes of one entry, and faster than 16
+// lanes of 2).
 inline constexpr int kVectorBatch = 4;
 
 // Vector's launch shape, which the analysis and the transposed structure read as well as the
