@@ -26,6 +26,7 @@
 namespace {
 
 using kspmv::testing::arrays;
+using kspmv::testing::device_copy_of;
 using kspmv::testing::fresh_seed;
 using kspmv::testing::random_block;
 using kspmv::testing::random_csr;
@@ -51,28 +52,19 @@ struct Problem {
 
   Problem(std::int64_t rows, std::int64_t cols, std::mt19937_64& rng)
       : host(random_csr<double, int, int>(rows, cols, RowShape{0, 24}, rng)),
-        row_map(copy<int>("row_map", host.row_map)),
-        entries(copy<int>("entries", host.entries)),
-        values(copy<double>("values", host.values)) {
+        row_map(device_copy_of<decltype(row_map)>("row_map", host.row_map)),
+        entries(device_copy_of<decltype(entries)>("entries", host.entries)),
+        values(device_copy_of<decltype(values)>("values", host.values)) {
     for (int m = 0; m < 2; ++m) {
       const auto mode = m == 0 ? kspmv::Mode::NoTranspose : kspmv::Mode::Transpose;
       const auto in = random_block<double>(m == 0 ? cols : rows, 1, rng);
       const HostVector unused{m == 0 ? rows : cols, 1, std::vector<double>(m == 0 ? rows : cols)};
-      x[m] = copy<double>("x", in.data);
+      x[m] = device_copy_of<Vector>("x", in.data);
       expected[m] = kspmv::reference::spmv(mode, 1.0, arrays(host), in, 0.0, unused);
     }
   }
   auto view() const {
     return kspmv::make_crs_view(static_cast<int>(host.num_cols), row_map, entries, values);
-  }
-
-  template <class T>
-  static Kokkos::View<T*, Memory> copy(const char* label, const std::vector<T>& from) {
-    Kokkos::View<T*, Memory> to(std::string(label), from.size());
-    const Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> host(
-        from.data(), from.size());
-    Kokkos::deep_copy(to, host);
-    return to;
   }
 };
 
