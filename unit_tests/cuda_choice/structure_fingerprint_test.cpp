@@ -1,6 +1,6 @@
-// The structure fingerprint that keeps a cached A^T (plan/structure_fingerprint.hpp): the same for
-// the same structure, different wherever any one element of the row map or the columns changes or
-// two elements trade places.
+// The structure fingerprint that keeps a cached A^T (device/structure_fingerprint.hpp): the same
+// for the same structure, different wherever any one element of the row map or the columns changes
+// or two elements trade places.
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <random>
 #include <utility>
 
-#include "plan/structure_fingerprint.hpp"
+#include "device/structure_fingerprint.hpp"
 #include "random_csr.hpp"
 
 namespace kspmv::cuda::detail {

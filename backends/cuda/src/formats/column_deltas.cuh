@@ -71,6 +71,8 @@ __global__ void column_deltas_kernel(const Offset* row_map, const Ordinal* entri
 struct ColumnDeltas {
   using Arrays = ColumnDeltaArrays;
   static constexpr ColumnForm kForm = ColumnForm::ColumnDeltas;
+  static constexpr bool kCompressed = true;
+  static constexpr bool kReadsColumns = true;
   static constexpr bool kColumnsFromCache = false;  // streamed from DRAM, entry by entry
   static constexpr bool kBoundedVectorKernel = false;
 

@@ -2,7 +2,7 @@
 // The forms in which a plan may read A's column indices, named for the host: A's own array, or one
 // of the compressed copies in this folder (one file each). Plain C++: Auto's choice (choice.hpp)
 // weighs them without a CUDA header. A new form is a file here, a value below, its name, one rule
-// in choice.cpp and one line in compressed_columns.cuh's dispatch.
+// in choice.cpp and one line in plan/compressed_columns.cuh's dispatch.
 
 #include <cstdint>
 

@@ -10,6 +10,8 @@ namespace kspmv::cuda::detail {
 
 struct NoColumns {
   static constexpr ColumnForm kForm = ColumnForm::Own;  // no compressed path: rows read as A's own
+  static constexpr bool kCompressed = false;
+  static constexpr bool kReadsColumns = false;
   static constexpr bool kColumnsFromCache = false;
   static constexpr bool kBoundedVectorKernel = false;
   using Arrays = OwnColumns::Arrays;

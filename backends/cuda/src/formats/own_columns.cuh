@@ -18,6 +18,8 @@ struct RowColumns {
 
 struct OwnColumns {
   static constexpr ColumnForm kForm = ColumnForm::Own;
+  static constexpr bool kCompressed = false;
+  static constexpr bool kReadsColumns = true;
   static constexpr bool kColumnsFromCache = false;
   static constexpr bool kBoundedVectorKernel = false;
   // Two unused pointers: a kernel's parameters keep the layout of a compressed form's, and with it

@@ -183,6 +183,8 @@ __global__ void match_row_patterns_kernel(const Offset* row_map, const Ordinal* 
 struct RowPatterns {
   using Arrays = RowPatternArrays;
   static constexpr ColumnForm kForm = ColumnForm::RowPatterns;
+  static constexpr bool kCompressed = true;
+  static constexpr bool kReadsColumns = true;
   // The dictionary's distances come from L1, long before the values: no tie of the x gathers to
   // the values (SpmvArguments::gathers_after_values).
   static constexpr bool kColumnsFromCache = true;

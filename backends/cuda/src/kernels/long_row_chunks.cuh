@@ -11,9 +11,9 @@
 
 #include <cstdint>
 
+#include "kernels/launch_shapes.hpp"
 #include "kernels/spmv_arguments.cuh"
 #include "kernels/vector_group_kernel.cuh"
-#include "plan/tuning.hpp"
 
 namespace kspmv::cuda::detail {
 

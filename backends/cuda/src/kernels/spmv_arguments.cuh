@@ -8,9 +8,6 @@
 #include <type_traits>
 
 #include "device/device_scalar.cuh"
-#include "formats/column_form.hpp"
-#include "formats/no_columns.cuh"
-#include "formats/own_columns.cuh"
 
 namespace kspmv::cuda::detail {
 
@@ -21,17 +18,18 @@ namespace kspmv::cuda::detail {
 // kernel that knows the row reads its columns (OwnColumns or a compressed form of formats/:
 // row_columns(row, begin), then compressed_column(entry, row, base) in a row whose columns are
 // compressed); kernels that do not know it read A's own (column(entry)); NoColumns: none is read,
-// and every entry's x is one.
-template <class T, class Ordinal, class Offset, bool GatheredValues = false, class MatrixValue = T,
-          class Columns = OwnColumns>
+// and every entry's x is one. The kernels know a form only by its traits (kCompressed,
+// kReadsColumns, kColumnsFromCache, Arrays): formats/ defines the forms, plan/ instantiates.
+template <class T, class Ordinal, class Offset, bool GatheredValues, class MatrixValue,
+          class Columns>
 struct SpmvArguments {
   using value_type = T;
   using ordinal_type = Ordinal;
   using offset_type = Offset;
   static constexpr bool gathered_values = GatheredValues;
   using columns_type = Columns;
-  static constexpr ColumnForm column_form = Columns::kForm;
-  static constexpr bool reads_columns = !std::is_same_v<Columns, NoColumns>;
+  static constexpr bool compressed_columns = Columns::kCompressed;
+  static constexpr bool reads_columns = Columns::kReadsColumns;
   static constexpr int kVectors = 1;         // vectors per launch
   static constexpr int kVectorsPerLane = 1;  // see VectorGroupArguments
   // Whether the kernels that load a batch of entries before their products (Vector, the staging of
@@ -91,7 +89,7 @@ struct SpmvArguments {
     }
   }
   // Whether row's columns are read from the compressed form (not escaped), and from where.
-  __device__ RowColumns row_columns(std::int64_t row, std::int64_t begin) const {
+  __device__ auto row_columns(std::int64_t row, std::int64_t begin) const {
     return compressed.row_columns(row, begin);
   }
   // Entry's column in a row whose row_columns(row, begin) are compressed, `base` theirs.

@@ -1,11 +1,11 @@
 #pragma once
-// Adds the fingerprint of A's structure (plan/structure_fingerprint.hpp) to *sum: each thread sums
-// its share of the terms, each warp adds its total with one atomic. Reads row_map and entries once,
-// coalesced, nothing outside their stated sizes.
+// Adds the fingerprint of A's structure (device/structure_fingerprint.hpp) to *sum: each thread
+// sums its share of the terms, each warp adds its total with one atomic. Reads row_map and entries
+// once, coalesced, nothing outside their stated sizes.
 
 #include <cstdint>
 
-#include "plan/structure_fingerprint.hpp"
+#include "device/structure_fingerprint.hpp"
 
 namespace kspmv::cuda::detail {
 

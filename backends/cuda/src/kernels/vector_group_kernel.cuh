@@ -9,8 +9,8 @@
 // together; at the end the slots' sums are added in a fixed tree order: deterministic, like every
 // kernel here, and the same bits whatever the pack, since the slots and their order do not depend
 // on it. A group takes kGroupRows rows in turn, their starts and first entries loaded together, so
-// that a row's DRAM round trips overlap its neighbour's (kGroupRows: plan/tuning.hpp). Rows longer
-// than `longest_own_row` are skipped: long_row_chunks.cuh shares them out over warps.
+// that a row's DRAM round trips overlap its neighbour's (kGroupRows: launch_shapes.hpp). Rows
+// longer than `longest_own_row` are skipped: long_row_chunks.cuh shares them out over warps.
 
 #include <cuda_runtime_api.h>
 
@@ -18,8 +18,8 @@
 
 #include "device/device_scalar.cuh"
 #include "device/vector_pack.cuh"
+#include "kernels/launch_shapes.hpp"
 #include "kernels/spmv_arguments.cuh"
-#include "plan/tuning.hpp"
 
 namespace kspmv::cuda::detail {
 

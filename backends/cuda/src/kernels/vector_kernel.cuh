@@ -8,9 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "formats/column_form.hpp"
+#include "kernels/launch_shapes.hpp"
 #include "kernels/spmv_arguments.cuh"
-#include "plan/tuning.hpp"
 
 namespace kspmv::cuda::detail {
 
@@ -86,7 +85,7 @@ __device__ inline void vector_spmv(const Args& args) {
     const std::int64_t end = args.row_begin(row + 1);
     const auto share = [&](auto contiguous_x) {
       constexpr bool kContiguousX = decltype(contiguous_x)::value;
-      if constexpr (Args::column_form != ColumnForm::Own) {
+      if constexpr (Args::compressed_columns) {
         const auto columns = args.row_columns(row, begin);
         if (columns.compressed) {
           return vector_row_share<true, kContiguousX, Lanes>(args, row, begin, end, lane,
@@ -108,7 +107,7 @@ __global__ void vector_spmv_kernel(Args args) {
 }
 
 // The row patterns' Vector kernel runs bounded to the deltas kernel's occupancy
-// (BoundedVectorShape, plan/tuning.hpp); complex sums keep the unbounded kernel.
+// (BoundedVectorShape, launch_shapes.hpp); complex sums keep the unbounded kernel.
 template <class Args>
 constexpr bool runs_bounded_vector_kernel() {
   return Args::columns_type::kBoundedVectorKernel &&

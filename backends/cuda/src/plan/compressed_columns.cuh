@@ -1,5 +1,5 @@
 #pragma once
-// The compressed column forms a plan may keep (one file each beside this one), and the step that
+// The compressed column forms a plan may keep (one file each in formats/), and the step that
 // builds the ones Auto's choice lists, in its order, until one is kept. A new form joins
 // CompressedForms below.
 
