@@ -4,13 +4,16 @@ checking, racecheck, initcheck, synccheck) and fails on any error a tool reports
 test that fails under it.
 
     tools/gpu_sanitizers.py BUILD_DIR OUTPUT_DIR [--tools memcheck,racecheck,initcheck,synccheck]
-                            [--label-regex 'cuda|unit|hostile'] [--jobs N] [--sanitizer PATH]
+                            [--label-regex 'cuda|unit'] [--tests-regex '^kspmv_(cuda|kokkos)_']
+                            [--jobs N] [--sanitizer PATH]
 
-The tests are those ctest lists in BUILD_DIR with a label matching --label-regex (ctest -L), run
-with the command, working directory and environment ctest would give them. Every (tool, test) run
-writes OUTPUT_DIR/<tool>/<test>.log; OUTPUT_DIR/summary.md tabulates them and summary.json keeps the
-same. Exit status 0 when every run finished with its test passing and the tool's error summary at
-zero, 1 otherwise. Progress goes to standard error, a line a finished run.
+The tests are those ctest lists in BUILD_DIR with a label matching --label-regex (ctest -L) and a
+name matching --tests-regex (ctest -R), run with the command, working directory and environment
+ctest would give them. Every (tool, test) run writes OUTPUT_DIR/<tool>/<test>.log;
+OUTPUT_DIR/summary.md tabulates them and summary.json keeps the same, rewritten as each run ends so
+that a run stopped early leaves the runs it finished. Exit status 0 when every run finished with its
+test passing and the tool's error summary at zero, 1 otherwise. Progress goes to standard error, a
+line a finished run.
 """
 
 import argparse
@@ -36,10 +39,10 @@ ERROR_SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) errors?|RACECHECK SUMMARY: \d+
 SANITIZER_ERROR_STATUS = 86
 
 
-def listed_tests(build_dir, label_regex):
+def listed_tests(build_dir, label_regex, tests_regex):
     """(name, command, working directory, environment) of each test ctest lists under the label."""
     listing = subprocess.run(
-        ["ctest", "--test-dir", str(build_dir), "--show-only=json-v1", "-L", label_regex],
+        ["ctest", "--test-dir", str(build_dir), "--show-only=json-v1", "-L", label_regex, "-R", tests_regex],
         check=True, capture_output=True, text=True)
     tests = []
     for test in json.loads(listing.stdout)["tests"]:
@@ -97,6 +100,7 @@ def main(argv=None):
     parser.add_argument("--tools", default=",".join(TOOL_OPTIONS),
                         help="comma-separated, of " + ", ".join(TOOL_OPTIONS))
     parser.add_argument("--label-regex", default="cuda", help="ctest -L: the tests to run")
+    parser.add_argument("--tests-regex", default=".", help="ctest -R: of those, the names to run")
     parser.add_argument("--jobs", type=int, default=4, help="runs side by side")
     parser.add_argument("--sanitizer", default="compute-sanitizer", help="the compute-sanitizer program")
     args = parser.parse_args(argv)
@@ -105,10 +109,10 @@ def main(argv=None):
     unknown = [tool for tool in tools if tool not in TOOL_OPTIONS]
     if unknown:
         parser.error(f"unknown tool(s) {', '.join(unknown)}; known: {', '.join(TOOL_OPTIONS)}")
-    tests = listed_tests(args.build_dir, args.label_regex)
+    tests = listed_tests(args.build_dir, args.label_regex, args.tests_regex)
     if not tests:
-        print(f"gpu_sanitizers: no test in {args.build_dir} has a label matching '{args.label_regex}'",
-              file=sys.stderr)
+        print(f"gpu_sanitizers: no test in {args.build_dir} has a label matching '{args.label_regex}' "
+              f"and a name matching '{args.tests_regex}'", file=sys.stderr)
         return 1
     args.output_dir.mkdir(parents=True, exist_ok=True)
     work = [(tool, test) for tool in tools for test in tests]
@@ -118,10 +122,10 @@ def main(argv=None):
         for done, future in enumerate(concurrent.futures.as_completed(futures), start=1):
             run = future.result()
             runs.append(run)
+            write_summary(sorted(runs, key=lambda run: (tools.index(run["tool"]), run["test"])), args.output_dir)
             print(f"gpu_sanitizers: [{done}/{len(work)}] {run['tool']} {run['test']}: {verdict(run)} "
                   f"({run['seconds']} s)", file=sys.stderr, flush=True)
     runs.sort(key=lambda run: (tools.index(run["tool"]), run["test"]))
-    write_summary(runs, args.output_dir)
     failed = [run for run in runs if not run["passed"]]
     print(f"gpu_sanitizers: {len(runs) - len(failed)} of {len(runs)} runs clean; "
           f"summary in {args.output_dir / 'summary.md'}", file=sys.stderr)

@@ -92,6 +92,11 @@ class GpuSanitizers(unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertIn("no test", result.stderr)
 
+    def test_the_name_regex_narrows_the_labelled_tests(self):
+        result, runs, _ = self.sanitize("--tools", "synccheck", "--label-regex", "unit", "--tests-regex", "^sec")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(set(runs), {("synccheck", "second")})
+
     def test_an_unknown_tool_is_refused(self):
         result, _, _ = self.sanitize("--tools", "memcheck,leakcheck")
         self.assertEqual(result.returncode, 2)
