@@ -6,7 +6,8 @@ options and prints the closing line the real tool would, racecheck's own or the 
 
 KSPMV_FAKE_SANITIZER_ERRORS=TOOL:WORD reports one error for TOOL where the command mentions WORD
 (and exits N); KSPMV_FAKE_SANITIZER_SILENT=WORD prints no closing line where the command mentions
-WORD, as a sanitizer that crashed would.
+WORD, as a sanitizer that crashed would; KSPMV_FAKE_SANITIZER_NO_CUDA=WORD says, as the real tool
+does of a program that never calls CUDA, that there was nothing to check, and exits 255.
 """
 
 import os
@@ -21,6 +22,9 @@ while args and args[0].startswith("--"):
 tool = options["--tool"]
 status = subprocess.run(args).returncode
 command = " ".join(args)
+if os.environ.get("KSPMV_FAKE_SANITIZER_NO_CUDA", "\0") in command:
+    print("========= Error: Target application terminated before first instrumented API call")
+    sys.exit(255)
 if os.environ.get("KSPMV_FAKE_SANITIZER_SILENT", "\0") in command:
     sys.exit(status)
 failing_tool, _, word = os.environ.get("KSPMV_FAKE_SANITIZER_ERRORS", ":\0").partition(":")

@@ -84,6 +84,16 @@ class GpuSanitizers(unittest.TestCase):
         self.assertIsNone(runs[("initcheck", "first")]["errors"])
         self.assertIn("no error summary", (output / "summary.md").read_text())
 
+    def test_a_program_without_cuda_calls_is_judged_by_its_own_run(self):
+        result, runs, output = self.sanitize("--tools", "racecheck", KSPMV_FAKE_SANITIZER_NO_CUDA="SHARD")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertTrue(runs[("racecheck", "first")]["no_cuda_call"])
+        self.assertIn("no CUDA call; test passed", (output / "summary.md").read_text())
+        result, runs, _ = self.sanitize("--tools", "racecheck", KSPMV_FAKE_SANITIZER_NO_CUDA="FAIL_SECOND",
+                                        FAIL_SECOND="1")
+        self.assertEqual(result.returncode, 1)
+        self.assertFalse(runs[("racecheck", "second")]["passed"])
+
     def test_the_label_chooses_the_tests(self):
         result, runs, _ = self.sanitize("--tools", "synccheck", "--label-regex", "unit")
         self.assertEqual(result.returncode, 0, result.stderr)

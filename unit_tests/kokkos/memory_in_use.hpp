@@ -21,7 +21,8 @@ inline long long resident_bytes() {
   return pages_resident * 4096;
 }
 
-// The current device's memory in use (its total less what is free), in bytes; -1 without CUDA.
+// The current device's memory in use (its total less what is free), in bytes; -1 without CUDA. It
+// counts every process's and every thread's allocations: the soak test runs alone (RUN_SERIAL).
 inline long long device_bytes_in_use() {
 #if defined(KOKKOS_ENABLE_CUDA)
   std::size_t free_bytes = 0;
