@@ -21,11 +21,12 @@ import subprocess
 import sys
 
 # nvcc's per-translation-unit names: _GLOBAL__N__<hash>_<n>_<file>_cu_<hash>_<number> (anonymous
-# namespaces), _INTERNAL_<hash>_... (internal linkage), tmpxft_<id>_<id> (temporary files).
+# namespaces), _INTERNAL_<hash>_... (internal linkage), tmpxft_<id>_<id> (temporary files); in a
+# mangled name each comes after its length, which the number's digits change.
 UNIT_NAMES = [
-    (re.compile(r"_(GLOBAL__N__|INTERNAL_)[0-9a-f]{8}_(\d+_[A-Za-z0-9_]+?_cu)_[0-9a-f]{8}_\d+"),
-     lambda m: f"_{m.group(1)}x_{m.group(2)}_x_"),
-    (re.compile(r"_GLOBAL__N__[0-9a-f]{8}"), lambda m: "_GLOBAL__N__x"),
+    (re.compile(r"\d*_(GLOBAL__N__|INTERNAL_)[0-9a-f]{8}_(\d+_[A-Za-z0-9_]+?_cu)_[0-9a-f]{8}_\d+"),
+     lambda m: f"N_{m.group(1)}x_{m.group(2)}_x_"),
+    (re.compile(r"\d*_GLOBAL__N__[0-9a-f]{8}"), lambda m: "N_GLOBAL__N__x"),
     (re.compile(r"tmpxft_[0-9a-f]{8}_[0-9a-f]{8}"), lambda m: "tmpxft_x"),
 ]
 # Where cuobjdump starts a function's SASS or an embedded PTX or ELF image.

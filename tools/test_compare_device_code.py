@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/compare_device_code.py under a stand-in cuobjdump: two builds whose functions differ only in
-their order and in nvcc's per-translation-unit names are the same; a changed instruction, a function
-more or an object missing is not; host-only objects pass."""
+their order and in nvcc's per-translation-unit names (and the lengths that mangle them) are the same;
+a changed instruction, a function more or an object missing is not; host-only objects pass."""
 
 import pathlib
 import subprocess
@@ -14,14 +14,14 @@ SCRIPT = TOOLS / "compare_device_code.py"
 FAKE = TOOLS / "fake_cuobjdump.py"
 
 HEADER = "\nFatbin elf code:\n================\narch = sm_90\n"
-SPMV = ("\n\tFunction : _ZN5kspmv4cuda6detail61_GLOBAL__N__{h}_23_transposed_structure_cu_6b80acba_{n}"
+SPMV = ("\n\tFunction : _ZN5kspmv4cuda6detail{length}_GLOBAL__N__{h}_23_transposed_structure_cu_6b80acba_{n}"
         "6kernelEv\n\t/*0000*/ LDC R1, c[0x0][0x28] ;\n\t/*0010*/ EXIT ;\n")
 SCALE = "\n\tFunction : _ZN5kspmv4cuda6detail12scale_kernelEv\n\t/*0000*/ FMUL R2, R2, R3 ;\n\t/*0010*/ EXIT ;\n"
 PTX = "\nFatbin ptx code:\n================\n.visible .entry tmpxft_{t}_00000000_scale();\n"
 
 
 def listing(h="e0456e80", n="7465", t="00001fc3", order=("spmv", "scale"), scale=SCALE, extra=""):
-    parts = {"spmv": SPMV.format(h=h, n=n), "scale": scale}
+    parts = {"spmv": SPMV.format(h=h, n=n, length=57 + len(n)), "scale": scale}
     return HEADER + "".join(parts[p] for p in order) + extra + PTX.format(t=t)
 
 
@@ -39,7 +39,7 @@ class CompareDeviceCode(unittest.TestCase):
 
     def test_order_and_unit_names_do_not_count(self):
         a = {"raw_api_double.cu.o": listing(), "choice.cpp.o": "NO_DEVICE_CODE"}
-        b = {"raw_api_double.cu.o": listing(h="40e57a5e", n="8936", t="000022de", order=("scale", "spmv")),
+        b = {"raw_api_double.cu.o": listing(h="40e57a5e", n="89361", t="000022de", order=("scale", "spmv")),
              "choice.cpp.o": "NO_DEVICE_CODE"}
         result = self.compare(a, b)
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
