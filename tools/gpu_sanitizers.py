@@ -5,15 +5,16 @@ test that fails under it.
 
     tools/gpu_sanitizers.py BUILD_DIR OUTPUT_DIR [--tools memcheck,racecheck,initcheck,synccheck]
                             [--label-regex 'cuda|unit'] [--tests-regex '^kspmv_(cuda|kokkos)_']
-                            [--jobs N] [--sanitizer PATH]
+                            [--jobs N] [--sanitizer PATH] [--resume]
 
 The tests are those ctest lists in BUILD_DIR with a label matching --label-regex (ctest -L) and a
 name matching --tests-regex (ctest -R), run with the command, working directory and environment
 ctest would give them. Every (tool, test) run writes OUTPUT_DIR/<tool>/<test>.log;
 OUTPUT_DIR/summary.md tabulates them and summary.json keeps the same, rewritten as each run ends so
-that a run stopped early leaves the runs it finished. Exit status 0 when every run finished with its
-test passing and the tool's error summary at zero, 1 otherwise. Progress goes to standard error, a
-line a finished run.
+that a run stopped early leaves the runs it finished; --resume keeps those (passed or not) and runs
+only the others, so that a suite longer than one sitting is run in several. Exit status 0 when every
+run finished with its test passing and the tool's error summary at zero, 1 otherwise. Progress goes
+to standard error, a line a finished run.
 """
 
 import argparse
@@ -97,6 +98,10 @@ def verdict(run):
     return f"test failed (exit {run['status']})"
 
 
+def in_tool_order(run):
+    return list(TOOL_OPTIONS).index(run["tool"]), run["test"]
+
+
 def write_summary(runs, output_dir):
     (output_dir / "summary.json").write_text(json.dumps(runs, indent=1) + "\n")
     lines = ["| tool | test | result | seconds | log |", "|---|---|---|--:|---|"]
@@ -115,6 +120,8 @@ def main(argv=None):
     parser.add_argument("--tests-regex", default=".", help="ctest -R: of those, the names to run")
     parser.add_argument("--jobs", type=int, default=4, help="runs side by side")
     parser.add_argument("--sanitizer", default="compute-sanitizer", help="the compute-sanitizer program")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the runs OUTPUT_DIR/summary.json holds and run only the others")
     args = parser.parse_args(argv)
 
     tools = args.tools.split(",")
@@ -127,17 +134,21 @@ def main(argv=None):
               f"and a name matching '{args.tests_regex}'", file=sys.stderr)
         return 1
     args.output_dir.mkdir(parents=True, exist_ok=True)
-    work = [(tool, test) for tool in tools for test in tests]
-    runs = []
+    earlier = args.output_dir / "summary.json"
+    runs = json.loads(earlier.read_text()) if args.resume and earlier.exists() else []
+    finished = {(run["tool"], run["test"]) for run in runs}
+    work = [(tool, test) for tool in tools for test in tests if (tool, test[0]) not in finished]
+    if finished:
+        print(f"gpu_sanitizers: {len(runs)} runs kept from {earlier}, {len(work)} to run", file=sys.stderr)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(run_one, args.sanitizer, tool, test, args.output_dir) for tool, test in work]
         for done, future in enumerate(concurrent.futures.as_completed(futures), start=1):
             run = future.result()
             runs.append(run)
-            write_summary(sorted(runs, key=lambda run: (tools.index(run["tool"]), run["test"])), args.output_dir)
+            write_summary(sorted(runs, key=in_tool_order), args.output_dir)
             print(f"gpu_sanitizers: [{done}/{len(work)}] {run['tool']} {run['test']}: {verdict(run)} "
                   f"({run['seconds']} s)", file=sys.stderr, flush=True)
-    runs.sort(key=lambda run: (tools.index(run["tool"]), run["test"]))
+    runs.sort(key=in_tool_order)
     failed = [run for run in runs if not run["passed"]]
     print(f"gpu_sanitizers: {len(runs) - len(failed)} of {len(runs)} runs clean; "
           f"summary in {args.output_dir / 'summary.md'}", file=sys.stderr)

@@ -42,9 +42,9 @@ class GpuSanitizers(unittest.TestCase):
     def tearDownClass(cls):
         cls.temporary.cleanup()
 
-    def sanitize(self, *extra, **environment):
+    def sanitize(self, *extra, output=None, **environment):
         GpuSanitizers.runs += 1
-        output = pathlib.Path(self.temporary.name) / f"out{self.runs}"
+        output = output or pathlib.Path(self.temporary.name) / f"out{self.runs}"
         env = {k: v for k, v in os.environ.items() if not k.startswith(("KSPMV_FAKE", "FAIL_"))}
         env.update(environment)
         result = subprocess.run(
@@ -106,6 +106,22 @@ class GpuSanitizers(unittest.TestCase):
         result, runs, _ = self.sanitize("--tools", "synccheck", "--label-regex", "unit", "--tests-regex", "^sec")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(set(runs), {("synccheck", "second")})
+
+    def test_resume_runs_only_what_an_earlier_run_left(self):
+        output = pathlib.Path(self.temporary.name) / "resumed"
+        result, runs, _ = self.sanitize("--tools", "memcheck", output=output, FAIL_SECOND="3")
+        self.assertEqual(set(runs), {("memcheck", "first"), ("memcheck", "second")})
+        # Kept as they were (the second still failed), only initcheck's runs are new.
+        result, runs, _ = self.sanitize("--tools", "memcheck,initcheck", "--resume", output=output)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("2 runs kept", result.stderr)
+        self.assertEqual(runs[("memcheck", "second")]["status"], 3)
+        self.assertTrue(runs[("initcheck", "second")]["passed"])
+        self.assertEqual(len(runs), 4)
+        # Without --resume everything runs again.
+        result, runs, _ = self.sanitize("--tools", "memcheck", output=output)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(len(runs), 2)
 
     def test_an_unknown_tool_is_refused(self):
         result, _, _ = self.sanitize("--tools", "memcheck,leakcheck")
