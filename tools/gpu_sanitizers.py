@@ -148,7 +148,6 @@ def main(argv=None):
             write_summary(sorted(runs, key=in_tool_order), args.output_dir)
             print(f"gpu_sanitizers: [{done}/{len(work)}] {run['tool']} {run['test']}: {verdict(run)} "
                   f"({run['seconds']} s)", file=sys.stderr, flush=True)
-    runs.sort(key=in_tool_order)
     failed = [run for run in runs if not run["passed"]]
     print(f"gpu_sanitizers: {len(runs) - len(failed)} of {len(runs)} runs clean; "
           f"summary in {args.output_dir / 'summary.md'}", file=sys.stderr)
