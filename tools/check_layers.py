@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The CUDA backend's layers depend one way (docs/design.md, "Layout"): plan/ on everything below
-it, formats/ on kernels/ and device/, kernels/ on device/ only, device/ on nothing of the backend.
-Fails, naming the file and line, on an include of the backend's own headers that goes the other way.
+"""The CUDA backend's layers depend one way (docs/design.md, "Layout"): instantiate/ on everything,
+transposed/ on plan/ and below, plan/ on formats/ and below, formats/ on kernels/ and device/,
+kernels/ on device/ only, device/ on nothing of the backend. Fails, naming the file and line, on an
+include of the backend's own headers that goes the other way.
 
     tools/check_layers.py [BACKEND_SRC]   (default: backends/cuda/src beside this script)
 """
@@ -14,7 +15,9 @@ import sys
 ALLOWED = {
     "device": set(),
     "kernels": {"device"},
-    "formats": {"kernels", "device", "instantiate"},
+    "formats": {"kernels", "device"},
+    "plan": {"formats", "kernels", "device"},
+    "transposed": {"plan", "formats", "kernels", "device"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/[^"]+"')
 

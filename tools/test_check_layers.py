@@ -26,7 +26,9 @@ class CheckLayers(unittest.TestCase):
 
     def test_an_include_up_a_layer_fails(self):
         for layer, header in (("kernels", "plan/tuning.hpp"), ("formats", "plan/choice.hpp"),
-                              ("device", "kernels/spmv_arguments.cuh")):
+                              ("device", "kernels/spmv_arguments.cuh"),
+                              ("plan", "transposed/choice.hpp"),
+                              ("transposed", "instantiate/plan_impl.cuh")):
             with self.subTest(layer=layer), tempfile.TemporaryDirectory() as temporary:
                 copy = pathlib.Path(temporary) / "src"
                 shutil.copytree(SRC, copy)

@@ -15,7 +15,7 @@
 #include "device/device_parts.hpp"
 #include "device/grid.hpp"
 #include "formats/transpose_tiles.hpp"
-#include "instantiate/index_types.hpp"
+#include "device/index_types.hpp"
 #include "kernels/sorted_columns.cuh"
 #include "kernels/transpose_tiles_kernels.cuh"
 

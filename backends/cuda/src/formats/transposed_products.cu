@@ -12,7 +12,7 @@
 #include "device/device_parts.hpp"
 #include "device/grid.hpp"
 #include "formats/transposed_products.hpp"
-#include "instantiate/index_types.hpp"
+#include "device/index_types.hpp"
 #include "kernels/gather_kernel.cuh"
 #include "kernels/sorted_columns.cuh"
 #include "kernels/tile_rows.cuh"

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "plan/plan_impl.cuh"
-#include "plan/without_plan_impl.cuh"
+#include "instantiate/plan_impl.cuh"
+#include "instantiate/without_plan_impl.cuh"
 
 #define KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, MATRIX_SCALAR, ORDINAL, OFFSET)             \
   template class kspmv::cuda::Plan<SCALAR, ORDINAL, OFFSET, MATRIX_SCALAR>;               \

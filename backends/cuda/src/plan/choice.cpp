@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <iomanip>
-#include <limits>
 #include <sstream>
 
 #include "plan/tuning.hpp"
@@ -32,12 +31,6 @@ bool columns_local(const PlanInputs& inputs) {
                                             inputs.device.policy.vector_local_x_window_bytes;
 }
 
-// The warps the GPU holds at once as Vector's launches see them.
-std::int64_t warp_slots(const PlanInputs& inputs) {
-  return std::int64_t{inputs.device.multiprocessors} *
-         inputs.device.policy.vector_resident_warps_per_sm;
-}
-
 // Irregular rows that still keep Vector's warps busy: its load slots mostly filled, and no row
 // whose walk by one group outlasts the call (the GPU's warp slots share the warps' steps).
 bool irregular_rows_fill_vector(const PlanInputs& inputs) {
@@ -46,7 +39,7 @@ bool irregular_rows_fill_vector(const PlanInputs& inputs) {
   const std::int64_t step_entries = batched_vector_step_entries(matrix.mean_row_length());
   const std::int64_t longest_row_steps = (matrix.longest_row + step_entries - 1) / step_entries;
   return matrix.vector_step_fill() >= policy.vector_irregular_min_step_fill &&
-         longest_row_steps * warp_slots(inputs) <= matrix.vector_warp_steps;
+         longest_row_steps * inputs.warp_slots() <= matrix.vector_warp_steps;
 }
 
 // The forms a plan running `algorithm` tries, in order, or none and why. Only kernels that know an
@@ -283,125 +276,6 @@ int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool 
     slots *= 2;
   }
   return slots;
-}
-
-// Below the latency bound a call waits on its launches and its chains of loads, not on bytes: there
-// the tiles' two launches cost more than A^T's rows' one (DR-38, DR-39). Past it the tiles pay only
-// where A^T has too few rows to give every warp slot of the GPU one: on 2M rows of 256 columns
-// (A^T: 256 rows) they ran many times faster than A^T's rows, while on non-symmetric bands of
-// 200,000 and 2M rows (0.05-0.09 runs an entry) and on TSOPF_RS_b39_c30 (60,098 columns) they ran
-// slower (DR-39).
-TransposeTilesTrial transpose_tiles_trial(const PlanInputs& inputs) {
-  const TransposedForm asked = inputs.request.transposed_form;
-  TransposeTilesTrial trial;
-  if (inputs.matrix.entries == 0 || asked == TransposedForm::Rows ||
-      asked == TransposedForm::Products) {
-    if (asked == TransposedForm::Rows) trial.not_tried = "A^T's rows asked for";
-    if (asked == TransposedForm::Products) trial.not_tried = "the products asked for";
-    return trial;
-  }
-  if (inputs.matrix.rows > std::numeric_limits<int>::max()) {
-    trial.not_tried = "2^31 rows or more, past a tile's 32-bit rows";
-    return trial;
-  }
-  if (asked == TransposedForm::Tiles) {
-    trial.tried = true;
-    trial.most_runs_per_entry = std::numeric_limits<double>::infinity();
-    return trial;
-  }
-  if (inputs.request.algorithm != Algorithm::Auto) return trial;
-  if (inputs.latency_bound()) {
-    trial.not_tried = "latency-bound: fewer than " +
-                      std::to_string(inputs.device.policy.latency_bound_entries) + " entries";
-    return trial;
-  }
-  const std::int64_t slots = warp_slots(inputs);
-  if (inputs.matrix.cols >= slots) {
-    trial.not_tried = "A^T's " + std::to_string(inputs.matrix.cols) + " rows fill the GPU's " +
-                      std::to_string(slots) + " warp slots";
-    return trial;
-  }
-  trial.tried = true;
-  trial.most_runs_per_entry = kTransposeTilesMostRunsPerEntry;
-  return trial;
-}
-
-bool transposed_scatter_chosen(const PlanInputs& inputs) {
-  return !inputs.request.deterministic &&
-         inputs.matrix.cols * inputs.types.sum_bytes <= inputs.device.l2_bytes;
-}
-
-std::int64_t transposed_gather_rows(const MatrixFacts& matrix) {
-  if (!matrix.column_reach_known() || matrix.column_reach >= matrix.rows / 2) return matrix.rows;
-  return 2 * matrix.column_reach + 1;
-}
-
-std::int64_t transposed_gather_window_bytes(const PlanInputs& inputs) {
-  const MatrixFacts& matrix = inputs.matrix;
-  const std::int64_t value_bytes =
-      inputs.types.widened_values ? inputs.types.sum_bytes / 2 : inputs.types.sum_bytes;
-  const std::int64_t rows = transposed_gather_rows(matrix);
-  if (rows == matrix.rows) return matrix.entries * value_bytes;
-  return static_cast<std::int64_t>(static_cast<double>(rows) * matrix.mean_row_length()) *
-         value_bytes;
-}
-
-// A^T's rows gather A's values through the permutation; where the window of A's values they
-// gather from exceeds half of L2, each gather is a DRAM sector of its own, unless the rows of A
-// they gather from are few enough that L2 keeps a sector of each between the columns that share it
-// (transposed_products_gather_rows_from). The products read A and x in A's order, write the
-// products in runs of whole sectors, and gather only the products, from within a block of A^T's
-// rows that L2 holds: about 3 value bytes a nonzero whatever the shape.
-TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs) {
-  const TransposedForm asked = inputs.request.transposed_form;
-  TransposedProductsChoice choice;
-  if (inputs.matrix.entries == 0 || asked == TransposedForm::Tiles) return choice;
-  if (asked == TransposedForm::Rows) {
-    choice.not_taken = "A^T's rows asked for";
-    return choice;
-  }
-  if (inputs.matrix.rows > std::numeric_limits<int>::max()) {
-    choice.not_taken = "2^31 rows or more, past a tile's 32-bit rows";
-    return choice;
-  }
-  if (inputs.types.widened_values) {
-    choice.not_taken = "A's values are single precision, the products would be x's type";
-    return choice;
-  }
-  if (asked == TransposedForm::Products) {
-    choice.taken = true;
-    choice.asked = true;
-    return choice;
-  }
-  if (inputs.request.algorithm != Algorithm::Auto) return choice;
-  if (transposed_scatter_chosen(inputs)) {
-    choice.not_taken = "determinism off: atomic adds into y, whose " +
-                       std::to_string(inputs.matrix.cols * inputs.types.sum_bytes) +
-                       " bytes L2 holds";
-    return choice;
-  }
-  if (inputs.latency_bound()) {
-    choice.not_taken = "latency-bound: fewer than " +
-                       std::to_string(inputs.device.policy.latency_bound_entries) + " entries";
-    return choice;
-  }
-  const std::int64_t half_l2 = inputs.device.l2_bytes / 2;
-  const std::int64_t window = transposed_gather_window_bytes(inputs);
-  if (window <= half_l2) {
-    choice.not_taken =
-        "A's values within reach, " + std::to_string(window) + " bytes, fit in half of L2";
-    return choice;
-  }
-  const std::int64_t rows = transposed_gather_rows(inputs.matrix);
-  const std::int64_t most_rows = transposed_products_gather_rows_from(inputs.types.sum_bytes);
-  if (rows <= most_rows) {
-    choice.not_taken = "A^T's rows gather from " + std::to_string(rows) + " rows of A, at most " +
-                       std::to_string(most_rows) + " for " +
-                       std::to_string(inputs.types.sum_bytes) + "-byte values";
-    return choice;
-  }
-  choice.taken = true;
-  return choice;
 }
 
 }  // namespace kspmv::cuda::detail

@@ -51,6 +51,10 @@ struct PlanInputs {
   ValueTypes types;
 
   bool latency_bound() const { return matrix.entries < device.policy.latency_bound_entries; }
+  // The warps the GPU holds at once as Vector's launches see them.
+  std::int64_t warp_slots() const {
+    return std::int64_t{device.multiprocessors} * device.policy.vector_resident_warps_per_sm;
+  }
 };
 
 struct Choice {
@@ -86,50 +90,6 @@ std::string refusal_before_build(const PlanInputs& inputs, ColumnForm form, std:
 // After a build that escaped `escaped_entries` of A's entries to A's own columns: whether the form
 // is kept (always where it was asked for by name).
 bool keeps_escaped(const PlanInputs& inputs, std::int64_t escaped_entries);
-
-// Transposed calls where A^T does not mirror A: whether the plan tries the transpose tiles
-// (formats/transpose_tiles.hpp), and keeps them up to how many column runs an entry; where it does
-// not try them, why (empty where nothing needs saying: an explicit algorithm, no entries).
-struct TransposeTilesTrial {
-  bool tried = false;
-  double most_runs_per_entry = 0;
-  std::string not_tried;
-};
-TransposeTilesTrial transpose_tiles_trial(const PlanInputs& inputs);
-// Whether transposed calls look for A's pattern being symmetric (A's plan then serves A^T) before
-// anything else: unless the tiles or the products were asked for by name.
-inline bool looks_for_mirror(const PlanRequest& request) {
-  return request.transposed_form != TransposedForm::Tiles &&
-         request.transposed_form != TransposedForm::Products;
-}
-
-// With determinism off, whether transposed calls whose values may change add A's products into y
-// with atomic adds (formats/transposed_scatter), where neither the mirror nor the tiles serve:
-// only while L2 holds y, where the adds run at L2's atomic rate as cuSPARSE's do (DR-30); a larger
-// y makes each add a DRAM read-modify-write, and the deterministic forms are faster (DR-58).
-bool transposed_scatter_chosen(const PlanInputs& inputs);
-
-// Transposed calls whose values may change, where neither the mirror nor the tiles serve: whether
-// A^T's rows sum A's products (formats/transposed_products.hpp) instead of gathering A's values;
-// where not, why (empty where nothing needs saying: an explicit algorithm, no entries).
-struct TransposedProductsChoice {
-  bool taken = false;
-  bool asked = false;  // by name (TransposedForm::Products)
-  std::string not_taken;
-};
-TransposedProductsChoice transposed_products_choice(const PlanInputs& inputs);
-// Whether a call of `vectors` vectors sums the products: Auto's choice serves one-vector calls, the
-// products asked for by name every call. k vectors take k passes over A through the products (44
-// bytes of DRAM traffic a nonzero each on 2M rows of 16 random columns in fp64, DR-42), where A^T's
-// rows gather A's value once for the k vectors of a group.
-inline bool sums_products(const TransposedProductsChoice& choice, std::int64_t vectors) {
-  return choice.taken && (vectors == 1 || choice.asked);
-}
-// The rows of A that the rows of A^T in flight gather from: those within the column reach of
-// theirs, both sides (all of A where the reach is unknown or spans half of it); and the bytes of
-// A's values they hold.
-std::int64_t transposed_gather_rows(const MatrixFacts& matrix);
-std::int64_t transposed_gather_window_bytes(const PlanInputs& inputs);
 
 // x of a rank-2 call as the rules see it: rows, vectors, and the distance between vectors (1: x's
 // rows are contiguous, LayoutRight).

@@ -1,7 +1,8 @@
 #pragma once
-// kspmv::cuda::Plan: the plan of A's rows, the transposed operator made by the first call in mode T
-// or H, and the row-major copy of LayoutLeft x; apply() routes each call to them. Included by one
-// translation unit per scalar type, which instantiates it for every ordinal and offset type.
+// kspmv::cuda::Plan: the plan of A's rows (plan/), the transposed operator made by the first call
+// in mode T or H (transposed/), and the row-major copy of LayoutLeft x; apply() routes each call to
+// them. Included by one translation unit per scalar type, which instantiates it for every ordinal
+// and offset type.
 
 #include <cuda_runtime_api.h>
 
@@ -19,8 +20,7 @@
 #include "kspmv/errors.hpp"
 #include "plan/call_checks.cuh"
 #include "plan/rows_plan.cuh"
-#include "plan/transposed_operator.cuh"
-#include "plan/transposed_scatter.cuh"
+#include "transposed/transposed_operator.cuh"
 
 namespace kspmv::cuda {
 
@@ -30,48 +30,18 @@ template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
 struct PlanImpl {
   using APlan = RowsPlan<Scalar, Ordinal, Offset, MatrixScalar>;
   using Transposed = TransposedOperator<Scalar, Ordinal, Offset, MatrixScalar>;
-  using Scatter = TransposedScatter<Scalar, Ordinal, Offset, MatrixScalar>;
 
   PlanImpl(const typename APlan::Matrix& A, const PlanRequest& plan_request, cudaStream_t stream)
       : request(plan_request), a(A, plan_request, stream) {}
 
   PlanRequest request;
   APlan a;
-  std::unique_ptr<Transposed> transposed;
-  // Where transposed_scatter_chosen, the tiles do not serve and A^T does not mirror A (DR-30,
-  // DR-58): made with the transposed operator, used while the values may change.
-  std::unique_ptr<Scatter> scatter;
+  std::unique_ptr<Transposed> transposed;  // made by the first call in mode T or H
   // Rank-2 x whose rows are not contiguous (LayoutLeft, strided), copied row after row for the
   // group kernel (reads_x_through_row_major_copy); made at the first call that needs it.
   DeviceBuffer<Scalar> row_major_x;
   bool values_constant = false;
   double setup_seconds = 0;
-
-  // `build` run, its time added to setup_seconds.
-  template <class Build>
-  void time_setup(Build&& build) {
-    const auto start = std::chrono::steady_clock::now();
-    build();
-    setup_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }
-
-  // The first transposed call builds it, and the scatter where it serves (and waits for the
-  // stream). Both are kept only once both are built: a failure leaves neither, and the next
-  // transposed call builds them again.
-  Transposed& transposed_operator(cudaStream_t stream) {
-    if (!transposed) {
-      time_setup([&] {
-        auto built = std::make_unique<Transposed>(a, stream);
-        if (transposed_scatter_chosen(a.inputs()) && !built->uses_tiles() && !built->mirrors_a() &&
-            !built->takes_products()) {
-          scatter = std::make_unique<Scatter>(a.matrix(), stream);
-        }
-        transposed = std::move(built);
-      });
-    }
-    return *transposed;
-  }
 
   // x as the kernels read it: a row-major copy where reads_x_through_row_major_copy says so, else
   // x itself. The copy's buffer grows on a call that needs more, except while the stream is being
@@ -96,55 +66,23 @@ struct PlanImpl {
     return {row_major_x.data(), x.num_rows, x.num_vectors, x.num_vectors, 1};
   }
 
-  // op(A) = A^T or A^H: the transpose tiles where the plan took them; else the scatter where it was
-  // made and the values may change (a symmetric pattern's A^T reads A's own structure, faster than
-  // the scatter on the stencil: DR-30); else, while the values may change, A^T's rows over A's
-  // products where the plan chose them for the call (their slots built by the first such call), or
-  // A^T's rows (sorted now where the scatter served so far) with A's values gathered through the
-  // permutation; with the values declared constant, A^T's rows with the transposed copy (and, where
-  // A^T mirrors A, A's compressed columns for one vector).
+  // op(A) = A^T or A^H, through the transposed operator the first such call makes.
   void apply_transposed(const MatrixScalar* values, const CallOperands<Scalar>& call,
                         cudaStream_t stream) {
-    Transposed& t = transposed_operator(stream);
-    if (t.uses_tiles()) {
-      t.multiply_tiles(values, call, stream);
-      return;
+    if (!transposed) {
+      time_setup(setup_seconds, [&] { transposed = std::make_unique<Transposed>(a, stream); });
     }
-    if (scatter && !values_constant) {
-      scatter->multiply(a.matrix(), values, call, stream);
-      return;
-    }
-    if (!t.has_rows()) time_setup([&] { t.build_rows(a, stream); });
-    if (!values_constant && t.sums_products(call)) {
-      if (!t.has_products()) time_setup([&] { t.build_products(a, stream); });
-      t.multiply_products(a, values, call, stream);
-      return;
-    }
-    const APlan& plan_t = t.rows_plan(a);
-    if (!values_constant) {
-      plan_t.template multiply<true>(t.rows_gathering(a, values), call, stream);
-      return;
-    }
-    const MatrixScalar* values_t = t.constant_values(values, stream);
-    if (t.mirrors_a() && a.reads_compressed_columns(call)) {
-      a.multiply_compressed(values_t, call, stream);
-      return;
-    }
-    plan_t.multiply(plan_t.rows_with(values_t), call, stream);
+    transposed->multiply(a, values, values_constant, call, stream, setup_seconds);
   }
 
   std::string describe() const {
     if (!transposed) return a.describe();
-    return a.describe() + "; modes T and H: " + transposed->describe() +
-           (scatter ? "; determinism off: while the values may change, A scattered into y with "
-                      "atomic adds"
-                    : "");
+    return a.describe() + "; modes T and H: " + transposed->describe();
   }
 
   std::size_t workspace_bytes() const {
     return a.workspace_bytes() + row_major_x.size() * sizeof(Scalar) +
-           (transposed ? transposed->workspace_bytes() : 0) +
-           (scatter ? scatter->workspace_bytes() : 0);
+           (transposed ? transposed->workspace_bytes() : 0);
   }
 };
 

@@ -1,13 +1,14 @@
 #pragma once
-// Transposed calls that scatter with atomic adds (kernels/transposed_scatter_kernel.cuh), for plans
-// whose caller turned determinism off: y scaled by beta, then one scatter a vector, reading A once
-// a vector in its own order. The first transposed call only learns that A^T does not mirror A;
-// A^T's rows are sorted when the values are declared constant.
+// The scatter (TransposedFormId::Scatter), for plans whose caller turned determinism off: y scaled
+// by beta, then one scatter a vector (kernels/transposed_scatter_kernel.cuh), reading A once a
+// vector in its own order. Where it serves, the first transposed call builds no A^T; A^T's rows
+// are sorted when the values are declared constant.
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "device/cuda_check.hpp"
 #include "device/device_buffer.hpp"
@@ -17,29 +18,32 @@
 #include "kernels/transposed_scatter_kernel.cuh"
 #include "kspmv/cuda/operands.hpp"
 #include "kspmv/mode.hpp"
+#include "plan/rows_plan.cuh"
 
 namespace kspmv::cuda::detail {
 
-// Made by the first transposed call that scatters: the row of each slice's first entry (A's
+// Built by the first transposed call where it serves: the row of each slice's first entry (A's
 // structure does not change between calls, so one search of the row map a slice serves them all).
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
-class TransposedScatter {
+class TransposedScatterForm {
  public:
-  using Matrix = CsrMatrix<MatrixScalar, Ordinal, Offset>;
+  using APlan = RowsPlan<Scalar, Ordinal, Offset, MatrixScalar>;
 
-  TransposedScatter(const Matrix& A, cudaStream_t stream)
-      : num_slices_((static_cast<std::int64_t>(A.num_entries) + kScatterWarpEntries - 1) /
-                    kScatterWarpEntries),
+  TransposedScatterForm(const APlan& a_plan, cudaStream_t stream)
+      : num_slices_(
+            (static_cast<std::int64_t>(a_plan.matrix().num_entries) + kScatterWarpEntries - 1) /
+            kScatterWarpEntries),
         slice_rows_(static_cast<std::size_t>(num_slices_ + 1)) {
     constexpr int kThreads = 256;
     slice_rows_kernel<<<grid_for(num_slices_ + 1, kThreads), kThreads, 0, stream>>>(
-        A.row_map, A.num_rows, num_slices_, slice_rows_.data());
+        a_plan.matrix().row_map, a_plan.matrix().num_rows, num_slices_, slice_rows_.data());
     KSPMV_CUDA_CHECK(cudaGetLastError());
   }
 
   // y = beta*y, then each vector's products scattered into it.
-  void multiply(const Matrix& A, const MatrixScalar* values, const CallOperands<Scalar>& call,
+  void multiply(const APlan& a_plan, const MatrixScalar* values, const CallOperands<Scalar>& call,
                 cudaStream_t stream) const {
+    const auto& A = a_plan.matrix();
     scale_vectors(call.y, call.beta, stream);
     for (std::int64_t j = 0; j < call.x.num_vectors; ++j) {
       transposed_scatter_kernel<<<grid_for(num_slices_ * 32, kScatterThreads), kScatterThreads, 0,
@@ -52,7 +56,11 @@ class TransposedScatter {
     }
   }
 
-  std::size_t workspace_bytes() const { return slice_rows_.size() * sizeof(Ordinal); }
+  std::size_t bytes() const { return slice_rows_.size() * sizeof(Ordinal); }
+
+  static std::string describe() {
+    return "determinism off: while the values may change, A scattered into y with atomic adds";
+  }
 
  private:
   std::int64_t num_slices_;

@@ -20,7 +20,7 @@
 #include "plan/device_query.hpp"
 #include "plan/launch_per_vector.cuh"
 #include "plan/plan_cache.hpp"
-#include "plan/plan_impl.cuh"
+#include "instantiate/plan_impl.cuh"
 #include "plan/rows_plan.cuh"
 #include "plan/tuning.hpp"
 

@@ -6,9 +6,9 @@
 
 #include "device/cuda_check.hpp"
 #include "device/grid.hpp"
-#include "instantiate/index_types.hpp"
+#include "device/index_types.hpp"
 #include "kernels/sorted_columns.cuh"
-#include "plan/transposed_structure.hpp"
+#include "transposed/transposed_structure.hpp"
 #include "plan/tuning.hpp"
 
 namespace kspmv::cuda::detail {
