@@ -14,8 +14,8 @@
 #include "device/cuda_check.hpp"
 #include "device/device_parts.hpp"
 #include "device/grid.hpp"
-#include "formats/transpose_tiles.hpp"
 #include "device/index_types.hpp"
+#include "formats/transpose_tiles.hpp"
 #include "kernels/sorted_columns.cuh"
 #include "kernels/transpose_tiles_kernels.cuh"
 

@@ -11,8 +11,8 @@
 // scatter, a block a product on random columns (sectors leave L2 partly written there): the
 // products pay where they also save x's gathers, x too large for L2.
 //
-// Built on the device from A's structure and A^T's (transposed/transposed_structure.hpp): the values may
-// change between calls.
+// Built on the device from A's structure and A^T's (transposed/transposed_structure.hpp): the
+// values may change between calls.
 
 #include <cuda_runtime_api.h>
 

@@ -20,6 +20,7 @@
 #include "kspmv/errors.hpp"
 #include "plan/call_checks.cuh"
 #include "plan/rows_plan.cuh"
+#include "plan/setup_time.hpp"
 #include "transposed/transposed_operator.cuh"
 
 namespace kspmv::cuda {

@@ -8,8 +8,8 @@
 #include "device/grid.hpp"
 #include "device/index_types.hpp"
 #include "kernels/sorted_columns.cuh"
-#include "transposed/transposed_structure.hpp"
 #include "plan/tuning.hpp"
+#include "transposed/transposed_structure.hpp"
 
 namespace kspmv::cuda::detail {
 namespace {
