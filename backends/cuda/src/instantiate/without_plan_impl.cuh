@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "instantiate/plan_impl.cuh"
 #include "kernels/row_blocks_kernel.cuh"
 #include "kspmv/cuda/plan.hpp"
 #include "kspmv/cuda/without_plan.hpp"
@@ -20,7 +21,6 @@
 #include "plan/device_query.hpp"
 #include "plan/launch_per_vector.cuh"
 #include "plan/plan_cache.hpp"
-#include "instantiate/plan_impl.cuh"
 #include "plan/rows_plan.cuh"
 #include "plan/tuning.hpp"
 
