@@ -8,10 +8,8 @@ namespace kspmv::cuda::detail {
 
 // Below the latency bound a call waits on its launches and its chains of loads, not on bytes: there
 // the tiles' two launches cost more than A^T's rows' one (DR-38, DR-39). Past it the tiles pay only
-// where A^T has too few rows to give every warp slot of the GPU one: on 2M rows of 256 columns
-// (A^T: 256 rows) they ran many times faster than A^T's rows, while on non-symmetric bands of
-// 200,000 and 2M rows (0.05-0.09 runs an entry) and on TSOPF_RS_b39_c30 (60,098 columns) they ran
-// slower (DR-39).
+// where A^T has too few rows to give every warp slot of the GPU one (tall and skinny A); where
+// A^T's rows fill the GPU, reading them costs less than sorting A's entries by column (DR-39).
 TransposeTilesTrial transpose_tiles_trial(const PlanInputs& inputs) {
   const TransposedForm asked = inputs.request.transposed_form;
   TransposeTilesTrial trial;
