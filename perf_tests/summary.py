@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The summary of a run: one table of kspmv/Auto against each baseline, a row per matrix,
 operation and precision (time per call and, with the run's launch floor, the time above it; speedup
-with its range over the repetitions; roofline fraction), Auto's mean speedup by the kernel it chose,
+with its range over the repetitions; roofline fraction), Auto's mean and least speedup by set of
+matrices (generated, real, held out: matrix_sets.py) and its mean by the kernel it chose,
 and the notes a reader needs beside it: a baseline's known bug in one line, every other wrong
 result loudly, the skipped matrices. nightly.py prints it and writes DIR/summary.txt; plots.py puts
 it in index.html.
@@ -16,6 +17,7 @@ import sys
 import textwrap
 
 import perf_json
+from matrix_sets import SETS, matrix_set
 
 AUTO = "kspmv/Auto"
 # What the table shows of a run; run.csv has every record. Every matrix with these is about ten
@@ -59,6 +61,7 @@ class Summary:
     wrong: list  # every other wrong result, one line each
     launch_floor: float | None = None  # seconds a call of the driver's empty kernel; None: not run
     by_choice: list = dataclasses.field(default_factory=list)  # see choice_lines()
+    by_set: list = dataclasses.field(default_factory=list)  # see set_lines()
 
 
 def implementation(record):
@@ -163,6 +166,29 @@ def choice_lines(rows):
     return lines
 
 
+def set_lines(rows):
+    """One line per precision, operation and baseline: kspmv/Auto's geometric mean and least
+    speedup on each set of matrices (matrix_sets.py), so that the gain on matrices no rule was
+    tuned on stands beside the gain on those it was, and a mean that one matrix carries shows."""
+    groups = {}
+    for row in rows:
+        for baseline, comparison in row.comparisons.items():
+            if comparison.status == "speedup":
+                sets = groups.setdefault((row.precision, row.operation, baseline), {})
+                sets.setdefault(matrix_set(row.matrix), {})[row.matrix] = comparison.ratio
+    lines = []
+    for (precision, operation, baseline), sets in groups.items():
+        figures = []
+        for name in (s for s in SETS if s in sets):
+            ratios = sets[name]
+            least = min(ratios, key=ratios.get)
+            figures.append(f"{name} {perf_json.geometric_mean(list(ratios.values())):.2f}x, "
+                           f"least {ratios[least]:.2f}x {least} ({len(ratios)})")
+        lines.append(f"{AUTO} against {baseline}, {precision} {operation}, geometric mean by set "
+                     f"(least; matrices): {'; '.join(figures)}")
+    return lines
+
+
 def header_lines(run, rows, precisions, operations, launch_floor):
     device = run["device"]
     lines = [f"kspmv {run['suite']} suite on {device['name']} ({device['execution_space']}), "
@@ -216,7 +242,7 @@ def summarize(run):
     floor = run.get("launch_floor")
     launch_floor = floor and floor["seconds"]
     return Summary(header_lines(run, rows, precisions, operations, launch_floor), baselines, rows,
-                   notes, wrong, launch_floor, choice_lines(rows))
+                   notes, wrong, launch_floor, choice_lines(rows), set_lines(rows))
 
 
 def format_seconds(seconds):
@@ -310,6 +336,8 @@ def table_lines(summary):
 def render_text(summary):
     lines = wrapped(summary.header) + [""]
     lines += table_lines(summary) if summary.rows else [f"(no {AUTO} record: see run.csv)"]
+    if summary.by_set:
+        lines += [""] + wrapped(summary.by_set)
     if summary.by_choice:
         lines += [""] + wrapped(summary.by_choice)
     if summary.notes or summary.wrong:
@@ -327,7 +355,7 @@ def render_html(summary):
     for row in summary.rows:
         lines.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in cells(summary, row)) + "</tr>")
     lines.append("</table>")
-    lines += [f"<p>{e(line)}</p>" for line in summary.by_choice]
+    lines += [f"<p>{e(line)}</p>" for line in summary.by_set + summary.by_choice]
     return lines
 
 

@@ -167,6 +167,44 @@ class SummaryTest(unittest.TestCase):
         print("summary: kspmv/Auto's time above the run's launch floor, a column and a header "
               "line; none without the probe")
 
+    def test_sets_of_matrices_side_by_side(self):
+        # stencil27_20 renamed to a matrix of the tuning list, powerlaw_2000_a1.5 to one outside it.
+        document = fake_document()
+        document["context"]["execution_space"] = "Cuda"  # speedups, not the same kernel
+        renames = {"stencil27_20/": "bcsstk13/", "powerlaw_2000_a1.5/": "held_out_graph/"}
+        for entry in document["benchmarks"]:
+            for old, new in renames.items():
+                for field in ("name", "run_name"):
+                    if entry.get(field, "").startswith(old):
+                        entry[field] = new + entry[field][len(old):]
+        table = summary.summarize(perf_json.parse(document))
+        ratios = {(r.matrix, r.precision): r.comparisons["KokkosKernels/native"].ratio
+                  for r in table.rows}
+        line = next(line for line in table.by_set if ", fp64 N," in line)
+        self.assertEqual(
+            line, "kspmv/Auto against KokkosKernels/native, fp64 N, geometric mean by set "
+                  "(least; matrices): "
+                  f"generated {ratios[('uniform_200_k100', 'fp64')]:.2f}x, least "
+                  f"{ratios[('uniform_200_k100', 'fp64')]:.2f}x uniform_200_k100 (1); "
+                  f"real {ratios[('bcsstk13', 'fp64')]:.2f}x, least "
+                  f"{ratios[('bcsstk13', 'fp64')]:.2f}x bcsstk13 (1); "
+                  f"held out {ratios[('held_out_graph', 'fp64')]:.2f}x, least "
+                  f"{ratios[('held_out_graph', 'fp64')]:.2f}x held_out_graph (1)")
+        self.assertIn("geometric mean by set", summary.render_text(table))
+        # Three matrices of one set: their geometric mean, and the least named.
+        document = fake_document()
+        document["context"]["execution_space"] = "Cuda"
+        table = summary.summarize(perf_json.parse(document))
+        ratios = {r.matrix: r.comparisons["KokkosKernels/native"].ratio for r in table.rows
+                  if r.precision == "fp32"}
+        least = min(ratios, key=ratios.get)
+        line = next(line for line in table.by_set if ", fp32 N," in line)
+        self.assertIn(f"generated {perf_json.geometric_mean(list(ratios.values())):.2f}x, least "
+                      f"{ratios[least]:.2f}x {least} ({len(ratios)})", line)
+        self.assertNotIn("held out", line)
+        print("summary: Auto's mean and least speedup by set, generated, real (tuned on) and held "
+              "out, side by side")
+
     def test_debug_library_said_once_in_the_header(self):
         document = fake_document()
         self.assertNotIn("debug mode", summary.render_text(summary.summarize(
