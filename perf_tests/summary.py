@@ -208,9 +208,10 @@ def header_lines(run, rows, precisions, operations, launch_floor):
         + (f" ({bandwidth['gb_per_s']:.1f} GB/s)" if bandwidth else " (not measured)")
         + "; * fits in the last-level cache (can exceed 100%: latency, not bandwidth)."]
     if launch_floor:
-        lines.append(f"above floor: {AUTO}'s time less the launch floor, "
+        lines.append(f"above floor: a time less the launch floor, "
                      f"{format_seconds(launch_floor)} a call of an empty kernel on the same "
-                     f"instance in this run: what is left to win where a call is launch-bound.")
+                     f"instance in this run, for {AUTO} and each baseline: where a call is "
+                     f"launch-bound, the work each library adds to the launch.")
     if any(c.status == "same kernel" for row in rows for c in row.comparisons.values()):
         lines.append(f"same kernel: {AUTO} ran the baseline's own Kokkos Kernels spmv (off CUDA "
                      f"it always does), so the two times differ by noise only.")
@@ -273,11 +274,19 @@ def roofline_cell(record):
     return f"{100 * fraction:.0f}%" + ("*" if record["cache_resident"] else "")
 
 
-def above_floor_cell(record, floor):
-    if not record["correct"]:
-        return "-"
-    above = record["seconds_per_call"] - floor
+def above_floor_text(seconds, floor):
+    above = seconds - floor
     return format_seconds(above) if above > 0 else "at floor"
+
+
+def above_floor_cell(record, floor):
+    return above_floor_text(record["seconds_per_call"], floor) if record["correct"] else "-"
+
+
+def baseline_above_floor_cell(comparison, floor):
+    if comparison.status == "wrong" or not comparison.seconds:
+        return "-"
+    return above_floor_text(comparison.seconds, floor)
 
 
 def cells(summary, row):
@@ -289,17 +298,19 @@ def cells(summary, row):
     for baseline in summary.baselines:
         comparison = row.comparisons.get(baseline)
         if comparison is None:
-            values += ["", ""]
-        else:
-            values += [time_cell(comparison.seconds, comparison.status == "wrong"),
-                       speedup_cell(comparison)]
+            values += [""] * (3 if summary.launch_floor else 2)
+            continue
+        values.append(time_cell(comparison.seconds, comparison.status == "wrong"))
+        if summary.launch_floor:
+            values.append(baseline_above_floor_cell(comparison, summary.launch_floor))
+        values.append(speedup_cell(comparison))
     return values + [roofline_cell(row.auto)]
 
 
 def columns(summary):
-    return (["matrix", "operation", "precision", AUTO]
-            + (["above floor"] if summary.launch_floor else [])
-            + [name for baseline in summary.baselines for name in (baseline, "speedup")]
+    floor = ["above floor"] if summary.launch_floor else []
+    return (["matrix", "operation", "precision", AUTO] + floor
+            + [name for baseline in summary.baselines for name in [baseline, *floor, "speedup"]]
             + ["roofline"])
 
 

@@ -149,12 +149,19 @@ class SummaryTest(unittest.TestCase):
                                     if e["name"].startswith(perf_json.LAUNCH_FLOOR)
                                     and e["run_type"] == "iteration"))
         text = summary.render_text(table)
-        self.assertIn("above floor: kspmv/Auto's time less the launch floor, "
+        self.assertIn("above floor: a time less the launch floor, "
                       f"{summary.format_seconds(floor)} a call", text)
-        at = summary.columns(table).index("above floor")
+        names = summary.columns(table)
+        at = names.index("above floor")
+        baseline_at = names.index("KokkosKernels/native") + 1
+        self.assertEqual(names[baseline_at:baseline_at + 2], ["above floor", "speedup"])
         for row in table.rows:
-            self.assertEqual(summary.cells(table, row)[at], summary.format_seconds(
+            row_cells = summary.cells(table, row)
+            self.assertEqual(len(row_cells), len(names))
+            self.assertEqual(row_cells[at], summary.format_seconds(
                 row.auto["seconds_per_call"] - floor), row.matrix)
+            self.assertEqual(row_cells[baseline_at], summary.format_seconds(
+                row.comparisons["KokkosKernels/native"].seconds - floor), row.matrix)
         fast = dict(table.rows[0].auto, seconds_per_call=1.5e-6)
         self.assertEqual(summary.above_floor_cell(fast, 2e-6), "at floor")
         # A run without the probe (older files, the gate's filtered runs): no column, no line.
@@ -164,8 +171,8 @@ class SummaryTest(unittest.TestCase):
         self.assertIsNone(table.launch_floor)
         self.assertNotIn("above floor", summary.columns(table))
         self.assertNotIn("above floor", summary.render_text(table))
-        print("summary: kspmv/Auto's time above the run's launch floor, a column and a header "
-              "line; none without the probe")
+        print("summary: kspmv/Auto's and each baseline's time above the run's launch floor, "
+              "columns and a header line; none without the probe")
 
     def test_sets_of_matrices_side_by_side(self):
         # stencil27_20 renamed to a matrix of the tuning list, powerlaw_2000_a1.5 to one outside it.
