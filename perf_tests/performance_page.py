@@ -3,7 +3,9 @@
 lists: for each run, each kspmv implementation and each call kind (precision, operation), kspmv's
 speedup over the best baseline of the same run on every matrix (the baseline's time per call over
 kspmv's; > 1: kspmv is faster), summarised as a geometric mean with its range, generated, real (tuned on) and held-out matrices
-apart (matrix_sets.py).
+apart (matrix_sets.py); and, where a run measured them, the bytes kspmv Auto's large one-vector
+calls read in the form the plan keeps A, beside the CSR bytes, each as a fraction of the run's copy
+bandwidth.
 
   perf_tests/performance_page.py [--sources docs/performance_sources.json]
                                  [--targets docs/performance_targets.json (beside the sources)]
@@ -187,6 +189,43 @@ def targets_section(targets, base):
     return lines + [""]
 
 
+def bytes_read_rows(path):
+    """(matrix, precision, CSR bytes a nonzero, bytes the plan's form reads a nonzero, each's
+    fraction of the run's copy bandwidth) of kspmv Auto's one-vector calls y = A*x on the generated
+    matrices larger than the last-level cache, where the run measured both; empty otherwise."""
+    rows = []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if ((row["backend"], row["algorithm"], row["operation"]) != (KSPMV, "Auto", "N")
+                    or matrix_set(row["matrix"]) != "generated"
+                    or row.get("cache_resident") != "0" or not row.get("read_roofline_fraction")
+                    or not row.get("roofline_fraction")):
+                continue
+            csr_per_nonzero = 2 * float(row["vectors"]) / float(row["arithmetic_intensity"])
+            rows.append((row["matrix"], row["precision"], csr_per_nonzero,
+                         float(row["read_bytes_per_nonzero"]), float(row["roofline_fraction"]),
+                         float(row["read_roofline_fraction"])))
+    return rows
+
+
+def bytes_read_lines(path):
+    """The run's table of bytes read (bytes_read_rows), or nothing."""
+    rows = bytes_read_rows(path)
+    if not rows:
+        return []
+    lines = ["Bytes a call moves, kspmv Auto, y = A*x, large generated matrices: A's CSR arrays, x "
+             "and y (the roofline's count) and the same with A in the form the plan reads it "
+             "(compressed columns, row patterns), each over the call's time as a fraction of the "
+             "copy bandwidth measured in the run.", "",
+             "| matrix | precision | CSR bytes a nonzero | read | fraction of copy, CSR bytes "
+             "| in the bytes read |",
+             "|---|---|--:|--:|--:|--:|"]
+    for matrix, precision, csr, read, csr_fraction, read_fraction in rows:
+        lines.append(f"| {matrix} | {precision} | {csr:.2f} | {read:.2f} | {csr_fraction:.2f} | "
+                     f"{read_fraction:.2f} |")
+    return lines + [""]
+
+
 def chart(run, path):
     """Per-matrix speedup of kspmv/Auto in the run's first operation, in fp64 where the run has
     it; False without matplotlib."""
@@ -307,6 +346,7 @@ def render(sources, rows_by_run, charts, targets_lines=()):
         lines.append("")
         if chart_file:
             lines += [f"![per-matrix speedup]({chart_file})", ""]
+        lines += bytes_read_lines(run["path"])
     if not charts:
         lines += ["(No charts: matplotlib was missing when the page was generated.)", ""]
     return "\n".join(lines)

@@ -119,6 +119,37 @@ class PerformancePageTest(unittest.TestCase):
             performance_page.targets_section([target(explained_in="02-none.md")], self.dir.name)
         print("performance_page: targets measured from their run, met or missed, with their record")
 
+    def test_bytes_read_beside_the_csr_bytes(self):
+        path = os.path.join(self.dir.name, "bytes.csv")
+        fields = ["matrix", "backend", "algorithm", "precision", "operation", "vectors",
+                  "seconds_per_call", "arithmetic_intensity", "roofline_fraction",
+                  "read_bytes_per_nonzero", "read_roofline_fraction", "cache_resident"]
+        with open(path, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=fields)
+            writer.writeheader()
+            record = {"backend": "kspmv", "algorithm": "Auto", "precision": "fp64",
+                      "operation": "N", "vectors": 1, "seconds_per_call": 1e-3,
+                      "arithmetic_intensity": 2 / 12.75, "roofline_fraction": 0.9,
+                      "read_bytes_per_nonzero": 8.83, "read_roofline_fraction": 0.62,
+                      "cache_resident": 0}
+            writer.writerow(dict(record, matrix="stencil27_160"))
+            writer.writerow(dict(record, matrix="stencil27_20", cache_resident=1))  # in L2
+            writer.writerow(dict(record, matrix="bcsstk13"))  # real
+            writer.writerow(dict(record, matrix="uniform_2000000_k16", operation="T"))
+            writer.writerow(dict(record, matrix="fewdense_4000000", algorithm="Vector"))
+            writer.writerow(dict(record, matrix="shortrows_20000000", read_roofline_fraction=""))
+        rows = performance_page.bytes_read_rows(path)
+        self.assertEqual(len(rows), 1)
+        matrix, precision, csr, read, csr_fraction, read_fraction = rows[0]
+        self.assertEqual((matrix, precision, read, csr_fraction, read_fraction),
+                         ("stencil27_160", "fp64", 8.83, 0.9, 0.62))
+        self.assertAlmostEqual(csr, 12.75)
+        lines = performance_page.bytes_read_lines(path)
+        self.assertIn("| stencil27_160 | fp64 | 12.75 | 8.83 | 0.90 | 0.62 |", lines)
+        self.assertEqual(performance_page.bytes_read_lines(self.run_file), [])
+        print("performance_page: the bytes a large one-vector call reads beside its CSR bytes, "
+              "each as a fraction of the copy bandwidth")
+
     def test_readme_table_between_its_markers(self):
         run = {"device": "NVIDIA H100 80GB HBM3", "date": "2026-01-01",
                "driver": "kspmv_perf on Kokkos::Cuda", "path": self.run_file}
