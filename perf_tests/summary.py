@@ -204,7 +204,8 @@ def header_lines(run, rows, precisions, operations, launch_floor):
         f"{', '.join(operations)}; run.csv has all {len(run['records'])} records.",
         "time: median per call over the repetitions. speedup: the baseline's time over kspmv's "
         "(> 1: kspmv is faster), [lowest, highest] ratio of one repetition of each.",
-        "roofline: GB/s by the byte model over the measured copy bandwidth"
+        "roofline: GB/s by the byte model (CSR) over the measured copy bandwidth, and in the "
+        "bytes read where the plan's form of A reads fewer"
         + (f" ({bandwidth['gb_per_s']:.1f} GB/s)" if bandwidth else " (not measured)")
         + "; * fits in the last-level cache (can exceed 100%: latency, not bandwidth)."]
     if launch_floor:
@@ -268,10 +269,16 @@ def speedup_cell(comparison):
 
 
 def roofline_cell(record):
+    """The CSR bytes' fraction of the copy bandwidth, and beside it the fraction in the bytes the
+    call read where its form of A reads fewer (a plan's compressed columns)."""
     fraction = record["roofline_fraction"]
     if fraction is None:
         return "-"
-    return f"{100 * fraction:.0f}%" + ("*" if record["cache_resident"] else "")
+    cell = f"{100 * fraction:.0f}%" + ("*" if record["cache_resident"] else "")
+    read = record.get("read_roofline_fraction")
+    if read is not None and record.get("read_bytes") != record.get("compulsory_bytes"):
+        cell += f" ({100 * read:.0f}% read)"
+    return cell
 
 
 def above_floor_text(seconds, floor):

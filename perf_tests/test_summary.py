@@ -212,6 +212,15 @@ class SummaryTest(unittest.TestCase):
         print("summary: Auto's mean and least speedup by set, generated, real (tuned on) and held "
               "out, side by side")
 
+    def test_roofline_in_the_bytes_read(self):
+        record = {"roofline_fraction": 1.24, "cache_resident": False, "compulsory_bytes": 1275.0,
+                  "read_bytes": 883.0, "read_roofline_fraction": 0.8588}
+        self.assertEqual(summary.roofline_cell(record), "124% (86% read)")
+        same = dict(record, read_bytes=1275.0, read_roofline_fraction=1.24)
+        self.assertEqual(summary.roofline_cell(same), "124%")
+        self.assertEqual(summary.roofline_cell(dict(same, cache_resident=True)), "124%*")
+        print("summary: the roofline in the bytes read beside the CSR count, where they differ")
+
     def test_debug_library_said_once_in_the_header(self):
         document = fake_document()
         self.assertNotIn("debug mode", summary.render_text(summary.summarize(
