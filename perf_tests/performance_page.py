@@ -285,26 +285,31 @@ def through_kokkos(run):
 
 def readme_table(sources, rows_by_run):
     """The README's markdown table: for each call and device, Auto's fp64 / fp32 geometric means on the
-    generated and the real matrices, each from the latest run (by date) through Kokkos::Cuda that
-    measured it. A call shows only where both kinds of matrices were measured (raw API runs stay on
+    generated and the real matrices and, beneath, their least matrices, each from the latest run (by
+    date) through Kokkos::Cuda that measured it. A call shows only where both kinds of matrices were measured (raw API runs stay on
     the performance page)."""
     latest = {}
     for run, rows in sorted(zip(sources, rows_by_run), key=lambda pair: pair[0]["date"]):
         if not through_kokkos(run):
             continue
-        for implementation, precision, operation, kind, count, mean, *_ in rows:
+        for implementation, precision, operation, kind, count, mean, least, *_ in rows:
             variant = README_VARIANTS.get(implementation.split("/", 1)[1])
             if variant is None:
                 continue
-            latest[(operation_text(operation) + variant, device_name(run), kind, precision)] = mean
+            latest[(operation_text(operation) + variant, device_name(run), kind, precision)] = (
+                mean, least)
     calls = sorted({(call, device) for call, device, _, _ in latest},
                    key=lambda key: (OPERATION_ORDER.get(key[0].split(",")[0], 9), key))
 
     def cell(call, device, kind):
-        means = [latest.get((call, device, kind, precision)) for precision in ("fp64", "fp32")]
-        if means == [None, None]:
+        figures = [latest.get((call, device, kind, precision)) for precision in ("fp64", "fp32")]
+        if figures == [None, None]:
             return None
-        return " / ".join("-" if m is None else f"{m:.2f}x" for m in means)
+
+        def both(at):
+            return " / ".join("-" if f is None else f"{f[at]:.2f}x" for f in figures)
+
+        return f"{both(0)} (least {both(1)})"
 
     lines = ["| call (with a handle, through Kokkos::Cuda) | GPU | large generated matrices | "
              "real SuiteSparse matrices |",

@@ -71,7 +71,8 @@ class PerformancePageTest(unittest.TestCase):
         self.assertEqual(performance_page.main(arguments), 0)
         self.assertEqual(performance_page.main(arguments + ["--check"]), 0)
         with open(readme) as f:
-            self.assertIn("| y = A*x | Test GPU | 1.00x / - | 3.00x / - |", f.read())
+            self.assertIn("| y = A*x | Test GPU | 1.00x / - (least 0.50x / -) | "
+                          "3.00x / - (least 3.00x / -) |", f.read())
         with open(output) as f:
             page = f.read()
         self.assertIn("## Test GPU: `run.csv`", page)
@@ -154,15 +155,16 @@ class PerformancePageTest(unittest.TestCase):
         run = {"device": "NVIDIA H100 80GB HBM3", "date": "2026-01-01",
                "driver": "kspmv_perf on Kokkos::Cuda", "path": self.run_file}
         table = performance_page.readme_table([run], [performance_page.summarise(run)])
-        self.assertIn("| y = A*x | H100 | 1.00x / - | 3.00x / - |", table)
+        self.assertIn("| y = A*x | H100 | 1.00x / - (least 0.50x / -) | "
+                      "3.00x / - (least 3.00x / -) |", table)
         raw = dict(run, driver="kspmv_cuda_bench")
         self.assertNotIn("| y = A*x |", performance_page.readme_table(
             [raw], [performance_page.summarise(raw)]), "raw API runs stay off the README")
         generated_only = performance_page.readme_table(
-            [run], [[("kspmv/Auto", "fp64", "N", "generated", 2, 1.5)]])
+            [run], [[("kspmv/Auto", "fp64", "N", "generated", 2, 1.5, 1.2)]])
         self.assertNotIn("| y = A*x |", generated_only, "a row shows only with both kinds measured")
         complex_only = performance_page.readme_table(
-            [run], [[("kspmv/Auto", "c128", "H", "generated", 7, 1.5)]])
+            [run], [[("kspmv/Auto", "c128", "H", "generated", 7, 1.5, 1.2)]])
         self.assertNotIn("A^H", complex_only)
         begin, end = performance_page.README_TABLE
         readme = f"intro\n{begin}\nold table\n{end}\nrest\n"
