@@ -27,8 +27,8 @@ sums without floating-point atomics, so they should be.
 Only kspmv's records are compared (the baselines' libraries are the same in both builds, and
 cuSPARSE need not be reproducible), except those with determinism off (algorithm `Auto_atomic`:
 atomic adds) and those of algorithm `KokkosKernels` (the call handed to Kokkos Kernels), by name
-matrix/backend/algorithm/precision/operation, each by its first measured repetition (Google Benchmark's aggregates left out; every repetition reports the
-same y_hash, which perf_json checks). A record differs when its y_hash, its plan or what Auto
+matrix/backend/algorithm/precision/operation, each by its first measured repetition (Google
+Benchmark's aggregates left out; every repetition reports the same y_hash, which perf_json checks). A record differs when its y_hash, its plan or what Auto
 chose differ, or when it computed a wrong result in either build (no y to compare); it is missing
 when only one run has it (skipped or filtered out in the other), except a record of an algorithm
 named by --new-algorithm (a record the candidate's bench adds, e.g. `Auto_products`) that only the
@@ -64,8 +64,9 @@ CONTEXT = (("device", lambda run: run["device"]["name"]),
 
 
 # kspmv's records whose y may differ between runs by design: determinism turned off, and the
-# algorithm that hands the call to Kokkos Kernels (the same library in both builds, whose CUDA calls
-# go to cuSPARSE's ALG1 or add with atomics: two runs of one driver differ in mode T and on long rows).
+# algorithm that hands the call to Kokkos Kernels (the same library in both builds, whose CUDA
+# calls go to cuSPARSE's ALG1 or add with atomics: two runs of one driver differ in mode T and on
+# long rows).
 NOT_REPRODUCIBLE_SUFFIX = "_atomic"
 HANDED_TO_KOKKOS_KERNELS = "KokkosKernels"
 

@@ -2,8 +2,8 @@
 """Writes docs/performance.md (and its charts) from the committed runs docs/performance_sources.json
 lists: for each run, each kspmv implementation and each call kind (precision, operation), kspmv's
 speedup over the best baseline of the same run on every matrix (the baseline's time per call over
-kspmv's; > 1: kspmv is faster), summarised as a geometric mean with its range, generated, real (tuned on) and held-out matrices
-apart (matrix_sets.py); and, where a run measured them, the bytes kspmv Auto's large one-vector
+kspmv's; > 1: kspmv is faster), summarised as a geometric mean with its range, generated, real
+(tuned on) and held-out matrices apart (matrix_sets.py); and, where a run measured them, the bytes kspmv Auto's large one-vector
 calls read in the form the plan keeps A, beside the CSR bytes, each as a fraction of the run's copy
 bandwidth.
 
@@ -18,7 +18,8 @@ mean only when its least matrix is also at least MATRIX_FLOOR), and the decision
 profile explains a miss.
 
 It also rewrites the README's table of speedups (between its two README_TABLE markers): per device and
-call, kspmv Auto's geometric mean in double / single precision, from the latest run that has it.
+call, kspmv Auto's geometric mean and least speedup in double / single precision, from the latest
+run that has it.
 --check writes nothing: it exits 1 when the page's text or the README's table is not what the sources
 give (a run added to the sources, or either edited by hand, without regenerating).
 
@@ -284,10 +285,10 @@ def through_kokkos(run):
 
 
 def readme_table(sources, rows_by_run):
-    """The README's markdown table: for each call and device, Auto's fp64 / fp32 geometric means on the
-    generated and the real matrices and, beneath, their least matrices, each from the latest run (by
-    date) through Kokkos::Cuda that measured it. A call shows only where both kinds of matrices were measured (raw API runs stay on
-    the performance page)."""
+    """The README's markdown table: for each call and device, Auto's fp64 / fp32 geometric means on
+    the generated and the real matrices, with their least matrices in brackets, each from the latest
+    run (by date) through Kokkos::Cuda that measured it. A call shows only where both kinds of
+    matrices were measured (raw API runs stay on the performance page)."""
     latest = {}
     for run, rows in sorted(zip(sources, rows_by_run), key=lambda pair: pair[0]["date"]):
         if not through_kokkos(run):
