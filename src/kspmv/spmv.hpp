@@ -22,6 +22,7 @@
 #include "kspmv/detail/failures.hpp"
 #include "kspmv/detail/overlap.hpp"
 #include "kspmv/detail/scale.hpp"
+#include "kspmv/detail/structure_check.hpp"
 #include "kspmv/errors.hpp"
 #include "kspmv/handle.hpp"
 #include "kspmv/mode.hpp"
@@ -149,12 +150,15 @@ constexpr void check_types() {
 }
 
 // The cases every backend shares: nothing to do for an empty y, y = beta*y when alpha == 0 or A is
-// empty. Otherwise `product()` calls the backend.
+// empty. Otherwise `product()` calls the backend. An A without entries never reaches a backend's
+// check, so its row offsets (which must then all be 0) are checked here, where `check_structure`
+// asks for it, before y is written.
 template <class ExecSpace, class Scalar, class CrsViewT, class YView, class Product>
 void unless_trivial(const ExecSpace& exec, Scalar alpha, const CrsViewT& A, Scalar beta,
-                    const YView& y, Product&& product) {
+                    const YView& y, bool check_structure, Product&& product) {
   if (y.extent(0) == 0 || detail::num_vectors(y) == 0) return;
   if (alpha == Scalar(0) || A.num_entries() == 0) {
+    if (alpha != Scalar(0) && check_structure) detail::check_structure("kspmv::spmv", exec, A);
     detail::scale(exec, beta, y);
     return;
   }
@@ -171,7 +175,7 @@ struct handle_access {
     const bool was_bound = handle.bound_;
     handle.bind(A);
     try {
-      unless_trivial(exec, alpha, A, beta, y, [&] {
+      unless_trivial(exec, alpha, A, beta, y, handle.check_structure_, [&] {
         HandleT::backend_type::apply(exec, handle.state_, handle.requested_, op, alpha, A, x, beta,
                                      y);
       });
@@ -256,7 +260,7 @@ std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value> spmv(
     detail::check_operands(op, A, x, y);
     const Scalar a = static_cast<Scalar>(alpha);
     const Scalar b = static_cast<Scalar>(beta);
-    detail::unless_trivial(exec, a, A, b, y, [&] {
+    detail::unless_trivial(exec, a, A, b, y, true, [&] {
       detail::backend_for_t<ExecSpace>::apply_without_handle(exec, op, a, A, x, b, y);
     });
   });

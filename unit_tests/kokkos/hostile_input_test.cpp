@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,8 @@ using HostMatrix = HostileInput::HostMatrix;
 using DeviceMatrix = HostileInput::DeviceMatrix;
 using HandleT = HostileInput::HandleT;
 using Backend = HandleT::backend_type;
+using Ordinal = HostileInput::Ordinal;
+using Offset = HostileInput::Offset;
 using Vector = DeviceBlock<Scalar, Layout::Left, 1>;
 
 // A 4 x 3 matrix of 7 entries, rows {0, 2}, {1}, {0, 1}, {1, 2}, and the ways to break it a
@@ -433,6 +437,141 @@ TEST_F(HostileInput, ValidateAcceptsEveryValidMatrix) {
         one_dense_row_csr<Scalar, Ordinal, Offset>(400, 5000, 123, 5000, 2, rng_)}) {
     EXPECT_NO_THROW(kspmv::validate(DeviceMatrix(A).view));
   }
+}
+
+// A matrix without entries reaches no backend (y = beta*y), yet its row offsets are checked: they
+// must all be 0. A handle whose check is off, and alpha = 0, skip that as they skip every check.
+TEST_F(HostileInput, RowOffsetsOfAMatrixWithoutEntriesAreChecked) {
+  KSPMV_TRACE_SEED();
+  const DeviceMatrix A(HostMatrix{2, 3, {0, 1, 1}, {}, {}});
+  const std::string message =
+      "row 0 of the 2 x 3 matrix: row_map(1) = 1 exceeds the number of entries, 0";
+  for (const char* mode : {"N", "T"}) {
+    const bool transposed = std::string(mode) == "T";
+    const Vector x(random_block<Scalar>(transposed ? 2 : 3, 1, rng_));
+    const auto y_before = random_block<Scalar>(transposed ? 3 : 2, 1, rng_);
+    const Vector y(y_before);
+    HandleT handle;
+    expect_throw_naming<malformed_matrix>(
+        [&] { kspmv::spmv(ExecSpace(), &handle, mode, 1.0, A.view, x.view(), 0.5, y.view()); },
+        message, std::string("handle, mode ") + mode);
+    expect_throw_naming<malformed_matrix>(
+        [&] { kspmv::spmv(ExecSpace(), mode, 1.0, A.view, x.view(), 0.5, y.view()); }, message,
+        std::string("no handle, mode ") + mode);
+    ExecSpace().fence();
+    expect_bits_unchanged(y, y_before, mode);
+    HandleT unchecked;
+    unchecked.set_structure_check(false);
+    EXPECT_NO_THROW(
+        kspmv::spmv(ExecSpace(), &unchecked, mode, 1.0, A.view, x.view(), 0.5, y.view()));
+    EXPECT_NO_THROW(kspmv::spmv(ExecSpace(), mode, 0.0, A.view, x.view(), 0.5, y.view()));
+  }
+}
+
+// What the structure check must accept, said independently of it: offsets from 0 to the entry
+// count, never decreasing, and every column inside [0, num_cols).
+bool well_formed(const HostMatrix& A) {
+  const auto entries = static_cast<Offset>(A.entries.size());
+  if (A.row_map.front() != 0 || A.row_map.back() != entries) return false;
+  for (std::size_t i = 0; i + 1 < A.row_map.size(); ++i) {
+    if (A.row_map[i + 1] < A.row_map[i]) return false;
+  }
+  for (const auto column : A.entries) {
+    if (column < 0 || column >= A.num_cols) return false;
+  }
+  return true;
+}
+
+// One offset or one column of a valid matrix replaced by a value a careless or hostile caller
+// might leave there (the bounds, one past them, the type's limits, anything in between); the
+// result may still be valid.
+void break_once(HostMatrix& A, std::mt19937_64& rng) {
+  const auto pick = [&rng](std::size_t count) {
+    return std::uniform_int_distribution<std::size_t>(0, count - 1)(rng);
+  };
+  if (A.entries.empty() || pick(2) == 0) {
+    const auto entries = static_cast<Offset>(A.entries.size());
+    const Offset at = A.row_map[pick(A.row_map.size())];
+    const Offset choices[] = {0,
+                              entries,
+                              entries + 1,
+                              at + 1,
+                              at == 0 ? 0 : at - 1,
+                              std::numeric_limits<Offset>::max(),
+                              std::numeric_limits<Offset>::max() / 2,
+                              static_cast<Offset>(pick(2 * A.entries.size() + 2))};
+    A.row_map[pick(A.row_map.size())] = choices[pick(std::size(choices))];
+  } else {
+    const auto cols = static_cast<Ordinal>(A.num_cols);
+    const Ordinal choices[] = {
+        0,
+        cols - 1,
+        cols,
+        cols + 1,
+        -1,
+        std::numeric_limits<Ordinal>::max(),
+        std::numeric_limits<Ordinal>::min(),
+        static_cast<Ordinal>(pick(static_cast<std::size_t>(2 * cols + 2))) - cols};
+    A.entries[pick(A.entries.size())] = choices[pick(std::size(choices))];
+  }
+}
+
+// Random matrices, each broken once at random: every call (with a handle and without, modes N
+// and T) either refuses the matrix with malformed_matrix and leaves y untouched, where the
+// independent predicate above calls it malformed, or gives the reference's answer: no crash, no
+// silent wrong answer. Under the sanitizers in CI, no read outside the arrays either. Every matrix
+// is kept to the end: arrays freed and others allocated at their addresses with the same sizes
+// would count as checked for calls without a handle (the exception docs/design.md, section 2,
+// documents).
+TEST_F(HostileInput, RandomlyBrokenMatricesAreRefusedOrRight) {
+  KSPMV_TRACE_SEED();
+  std::vector<DeviceMatrix> kept;
+  int refused = 0;
+  int trials = 0;
+  for (; trials < 150; ++trials) {
+    std::uniform_int_distribution<std::int64_t> size(1, 9);
+    const std::int64_t rows = size(rng_);
+    const std::int64_t cols = size(rng_);
+    HostMatrix host_A = random(rows, cols, RowShape{0, 5, false, true});
+    break_once(host_A, rng_);
+    const bool valid = well_formed(host_A);
+    refused += valid ? 0 : 1;
+    const DeviceMatrix& A = kept.emplace_back(host_A);
+    for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+      const std::string context = "trial " + std::to_string(trials) + ", mode " + to_string(mode);
+      Call call;
+      call.mode = mode;
+      if (valid) {
+        HandleT handle;
+        std::nullptr_t no_handle = nullptr;
+        check_call<Scalar, Layout::Left, 1, Scalar>(host_A, A, handle, call, rng_);
+        check_call<Scalar, Layout::Left, 1, Scalar>(host_A, A, no_handle, call, rng_);
+        continue;
+      }
+      const bool transposed = mode == Mode::Transpose;
+      const Vector x(random_block<Scalar>(transposed ? host_A.num_rows : host_A.num_cols, 1, rng_));
+      const auto y_before =
+          random_block<Scalar>(transposed ? host_A.num_cols : host_A.num_rows, 1, rng_);
+      const Vector y(y_before);
+      const std::string shape =
+          " of the " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix";
+      HandleT handle;
+      expect_throw_naming<malformed_matrix>(
+          [&] {
+            kspmv::spmv(ExecSpace(), &handle, to_string(mode), 1.0, A.view, x.view(), 0.5,
+                        y.view());
+          },
+          shape, context + ", handle");
+      expect_throw_naming<malformed_matrix>(
+          [&] { kspmv::spmv(ExecSpace(), to_string(mode), 1.0, A.view, x.view(), 0.5, y.view()); },
+          shape, context + ", no handle");
+      ExecSpace().fence();
+      expect_bits_unchanged(y, y_before, context);
+    }
+  }
+  // Both outcomes must have been reached for the test to say anything of either.
+  EXPECT_GT(refused, trials / 4);
+  EXPECT_LT(refused, trials);
 }
 
 }  // namespace
