@@ -115,6 +115,47 @@ TEST_F(CudaStructureCheck, MalformedMatrixIsRefusedBeforeAnyKernelReadsIt) {
   }
 }
 
+// A matrix without entries makes no plan, so apply_without_plan checks its row offsets itself:
+// offsets that promise an entry are refused in modes N and T with y untouched, and all-zero
+// offsets give y = beta*y.
+TEST_F(CudaStructureCheck, MatrixWithoutEntriesIsCheckedWithoutAPlan) {
+  SCOPED_TRACE(seed_message(seed));
+  Stream stream;
+  const Csr promising_an_entry{2, 3, {0, 0, 1}, {}, {}};
+  const Csr empty{2, 3, {0, 0, 0}, {}, {}};
+  const DeviceCsr<double, std::int32_t, std::int64_t> broken(promising_an_entry);
+  const DeviceCsr<double, std::int32_t, std::int64_t> A(empty);
+  for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+    const bool transposed = mode == Mode::Transpose;
+    const auto x_host = random_block<double>(transposed ? 2 : 3, 1, rng);
+    const DeviceBlock<double> x(x_host, kContiguous);
+    const auto y_before = random_block<double>(transposed ? 3 : 2, 1, rng);
+    const std::string context = "mode " + to_string(mode);
+    const DeviceBlock<double> y_refused(y_before, kContiguous);
+    expect_malformed(
+        [&] {
+          apply_without_plan(mode, 1.0, broken.matrix(), x.const_block(), 0.5, y_refused.block(),
+                             stream.get());
+        },
+        "kspmv::cuda::apply_without_plan: row 1 of the 2 x 3 matrix: row_map(2) = 1 exceeds the "
+        "number of entries, 0",
+        context);
+    stream.synchronize();
+    expect_untouched(y_refused, y_before, context);
+
+    const DeviceBlock<double> y(y_before, kContiguous);
+    apply_without_plan(mode, 1.0, A.matrix(), x.const_block(), 0.5, y.block(), stream.get());
+    stream.synchronize();
+    bool outside_untouched = false;
+    EXPECT_EQ(reference::compare(
+                  reference::spmv(mode, 1.0, kspmv::testing::arrays(empty), x_host, 0.5, y_before),
+                  y.download(outside_untouched)),
+              "")
+        << context;
+    EXPECT_TRUE(outside_untouched) << context;
+  }
+}
+
 // Past one grid of the check's kernel (4096 blocks of 256 threads): the bad row is found wherever
 // it lies, and the earliest of two is named.
 TEST_F(CudaStructureCheck, FindsTheFirstBadRowOfALargeMatrix) {

@@ -15,6 +15,7 @@
 #include "device/device_buffer.hpp"
 #include "device/device_scalar.cuh"
 #include "device/grid.hpp"
+#include "device/stream_capture.hpp"
 #include "kernels/row_major_copy_kernel.cuh"
 #include "kspmv/cuda/plan.hpp"
 #include "kspmv/errors.hpp"
@@ -54,9 +55,7 @@ struct PlanImpl {
     if (row_major_x.size() < size) {
       const std::size_t others = workspace_bytes() - row_major_x.size() * sizeof(Scalar);
       if (others + size * sizeof(Scalar) > request.workspace_limit) return x;
-      cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-      KSPMV_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-      if (capture != cudaStreamCaptureStatusNone) return x;
+      if (is_capturing(stream)) return x;
       row_major_x = DeviceBuffer<Scalar>(size);
     }
     constexpr int kThreads = 256;

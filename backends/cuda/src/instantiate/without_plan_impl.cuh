@@ -1,8 +1,9 @@
 #pragma once
 // apply_without_plan: for modes N and C a cached plan (plan_cache.hpp), or RowBlocks while a graph
 // is being captured before one was made; for T and H a cached Plan kept while A's structure keeps
-// its fingerprint (cached_transposed_plan.cuh). A's structure is checked where a plan is made, not
-// on a call that finds one or runs during a capture. Included by the per-scalar translation units
+// its fingerprint (cached_transposed_plan.cuh). A's structure is checked where a plan is made (a
+// matrix without entries, which makes none, on each call), not on a call that finds one or runs
+// during a capture. Included by the per-scalar translation units
 // beside the Plan.
 
 #include <cuda_runtime_api.h>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "device/stream_capture.hpp"
 #include "instantiate/plan_impl.cuh"
 #include "kernels/row_blocks_kernel.cuh"
 #include "kspmv/cuda/plan.hpp"
@@ -22,6 +24,7 @@
 #include "plan/launch_per_vector.cuh"
 #include "plan/plan_cache.hpp"
 #include "plan/rows_plan.cuh"
+#include "plan/structure_check.cuh"
 #include "plan/tuning.hpp"
 
 namespace kspmv::cuda {
@@ -33,11 +36,14 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, O
   constexpr const char* kCaller = "kspmv::cuda::apply_without_plan";
   detail::check_matrix(kCaller, A);
   detail::check_call_operands(kCaller, mode, A, x, y);
+  // A matrix without entries makes no plan, whose analysis would check it: its row offsets are
+  // checked here, on every such call (a wait for the stream), except while a graph is captured.
+  if (A.num_entries == 0 && alpha != Scalar(0) && !detail::is_capturing(stream)) {
+    detail::check_structure(kCaller, A, stream);
+  }
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
   if (is_transposed(mode)) {
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    KSPMV_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-    if (capture != cudaStreamCaptureStatusNone) {
+    if (detail::is_capturing(stream)) {
       throw unsupported_argument(
           std::string(kCaller) +
           ": a call in mode T or H without a plan waits for the stream (it checks that A's "

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "device/cuda_check.hpp"
+#include "device/stream_capture.hpp"
 
 namespace kspmv::cuda::detail {
 
@@ -65,9 +66,7 @@ class PlanCache {
   std::shared_ptr<State> find_or_make(const Matrix& A, cudaStream_t stream, Make&& make) {
     const Key key = key_of(A, stream);
     if (auto found = find(key)) return found;
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    KSPMV_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-    if (capture != cudaStreamCaptureStatusNone) return nullptr;
+    if (is_capturing(stream)) return nullptr;
     std::shared_ptr<State> made = make();
     const std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& entry : entries_) {
