@@ -38,26 +38,21 @@ __global__ void source_rows_kernel(const Ordinal* row_of_entry, const Offset* so
 }
 
 // For entry p = A(i, j), its mirror A(j, i) found by a binary search of row j: A^T's entry p (row
-// i of A^T, column j) takes its value from there. A group of `lanes` threads per row of A, so each
-// knows its row without a search. Sets *asymmetric, and the other groups then stop early, where a
-// row is not strictly increasing (then a search could miss or repeat an entry) or a mirror is
-// missing.
+// i of A^T, column j) takes its value from there. Lane `lane` of `lanes` takes every lanes-th entry
+// of `row`. False where the row is not strictly increasing (then a search could miss or repeat an
+// entry) or a mirror is missing.
 template <class Ordinal, class Offset>
-__global__ void mirror_entries_kernel(const Offset* row_map, const Ordinal* entries,
-                                      std::int64_t num_rows, int lanes, Offset* source_entry,
-                                      int* asymmetric) {
-  const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-  const std::int64_t row = thread / lanes;
-  if (row >= num_rows || *static_cast<volatile int*>(asymmetric) != 0) return;
+__device__ bool mirror_row_entries(const Offset* row_map, const Ordinal* entries,
+                                   std::int64_t num_rows, std::int64_t row, int lane, int lanes,
+                                   Offset* source_entry) {
   const auto begin = static_cast<std::int64_t>(row_map[row]);
   const auto end = static_cast<std::int64_t>(row_map[row + 1]);
-  for (std::int64_t p = begin + thread % lanes; p < end; p += lanes) {
+  for (std::int64_t p = begin + lane; p < end; p += lanes) {
     const auto column = static_cast<std::int64_t>(entries[p]);
     // (A column out of range, never checked on the device, must not send the search astray.)
     if ((p > begin && static_cast<std::int64_t>(entries[p - 1]) >= column) ||
         static_cast<std::uint64_t>(column) >= static_cast<std::uint64_t>(num_rows)) {
-      *asymmetric = 1;
-      return;
+      return false;
     }
     const auto mirror_begin = static_cast<std::int64_t>(row_map[column]);
     const auto mirror_end = static_cast<std::int64_t>(row_map[column + 1]);
@@ -78,11 +73,30 @@ __global__ void mirror_entries_kernel(const Offset* row_map, const Ordinal* entr
         high = middle;
       }
     }
-    if (low == mirror_end || static_cast<std::int64_t>(entries[low]) != row) {
+    if (low == mirror_end || static_cast<std::int64_t>(entries[low]) != row) return false;
+    source_entry[p] = static_cast<Offset>(low);
+  }
+  return true;
+}
+
+// A group of `lanes` threads per row of A, so each knows its row without a search, in a
+// grid-stride loop: the first asymmetric row sets *asymmetric, and every thread stops at its next
+// row. (One thread per group and row in a launch as large as the matrix read the flag only once:
+// on 2M rows of 16 random columns the blocks launched after the first asymmetry still cost 416 us,
+// more than a transposed call; DR-61.)
+template <class Ordinal, class Offset>
+__global__ void mirror_entries_kernel(const Offset* row_map, const Ordinal* entries,
+                                      std::int64_t num_rows, int lanes, Offset* source_entry,
+                                      int* asymmetric) {
+  const std::int64_t stride = gridDim.x * static_cast<std::int64_t>(blockDim.x);
+  for (std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+       thread < num_rows * lanes; thread += stride) {
+    if (*static_cast<volatile int*>(asymmetric) != 0) return;
+    if (!mirror_row_entries(row_map, entries, num_rows, thread / lanes,
+                            static_cast<int>(thread % lanes), lanes, source_entry)) {
       *asymmetric = 1;
       return;
     }
-    source_entry[p] = static_cast<Offset>(low);
   }
 }
 
@@ -97,7 +111,7 @@ bool mirror_entries(const Offset* row_map, const Ordinal* entries, std::int64_t 
   KSPMV_CUDA_CHECK(cudaMemsetAsync(asymmetric.data(), 0, sizeof(int), stream));
   const int lanes =
       vector_lanes_for(static_cast<double>(num_entries) / static_cast<double>(num_rows));
-  mirror_entries_kernel<<<grid_for(num_rows * lanes, kThreads), kThreads, 0, stream>>>(
+  mirror_entries_kernel<<<grid_stride_blocks(num_rows * lanes, kThreads), kThreads, 0, stream>>>(
       row_map, entries, num_rows, lanes, source_entry, asymmetric.data());
   KSPMV_CUDA_CHECK(cudaGetLastError());
   int found_asymmetry = 0;
