@@ -110,6 +110,7 @@ struct KokkosBackend {
       options_.check_structure = check;
       kokkoskernels_.set_structure_check(check);
     }
+    bool checks_structure() const { return options_.check_structure; }
     void set_deterministic(bool deterministic) { options_.deterministic = deterministic; }
     void set_transposed_form(TransposedForm form) { options_.transposed_form = form; }
 

@@ -76,6 +76,7 @@ struct Backend {
     void set_compression(Compression) {}  // KokkosSparse::spmv reads A's own arrays
     void set_workspace_limit(std::size_t) {}
     void set_structure_check(bool check) { check_structure_ = check; }
+    bool checks_structure() const { return check_structure_; }
     // Whatever KokkosSparse::spmv guarantees; kspmv adds no kernel of its own here.
     void set_deterministic(bool) {}
     void set_transposed_form(TransposedForm) {}  // KokkosSparse::spmv transposes its own way
