@@ -7,16 +7,13 @@
 
 #include <chrono>
 #include <cstddef>
-#include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <type_traits>
-#include <utility>
 
 #include "kspmv/algorithm.hpp"
 #include "kspmv/compression.hpp"
-#include "kspmv/detail/checked_structures.hpp"
+#include "kspmv/detail/remembered_structures.hpp"
 #include "kspmv/detail/structure_check.hpp"
 #include "kspmv/kokkoskernels/compat.hpp"
 #include "kspmv/kokkoskernels/conjugate_mode.hpp"
@@ -152,41 +149,16 @@ struct Backend {
 
   // KokkosSparse::spmv without a handle makes and drops its own each call; so does this. A's
   // structure is checked by the first such call for its arrays and sizes, which the library then
-  // remembers, holding the arrays where they are reference counted and small enough
-  // (kspmv/detail/checked_structures.hpp): later calls cost what an unchecked call does, and a
-  // lookup.
+  // remembers, holding the arrays where it can (kspmv/detail/remembered_structures.hpp): later
+  // calls cost what an unchecked call does, and a lookup.
   template <class ExecSpace, class CrsViewT, class Scalar, class XView, class YView>
   static void apply_without_handle(const ExecSpace& exec, Mode mode, Scalar alpha,
                                    const CrsViewT& A, const XView& x, Scalar beta, const YView& y) {
-    const auto key = kspmv::detail::structure_key(A);
-    const bool checked = kspmv::detail::checked_structures().contains(key);
+    const bool checked = kspmv::detail::checked_before(A);
     State<CrsViewT, Scalar> state;
     state.set_structure_check(!checked);
     apply(exec, state, Algorithm::Auto, mode, alpha, A, x, beta, y);
-    if (!checked) {
-      kspmv::detail::checked_structures().insert(key, structure_hold(A), structure_bytes(A));
-    }
-  }
-
- private:
-  // A copy of A's row offsets and columns, which keeps them allocated while it lives; nullptr
-  // where the caller manages an array (an unmanaged View), which nothing can keep.
-  template <class CrsViewT>
-  static std::shared_ptr<const void> structure_hold(const CrsViewT& A) {
-    const auto managed = [](const auto& view) { return view.span() == 0 || view.use_count() > 0; };
-    if (!managed(A.row_map()) || !managed(A.entries())) return nullptr;
-    static std::once_flag release_at_finalize;
-    std::call_once(release_at_finalize, [] {
-      Kokkos::push_finalize_hook([] { kspmv::detail::checked_structures().clear(); });
-    });
-    using Arrays = std::pair<typename CrsViewT::row_map_type, typename CrsViewT::entries_type>;
-    return std::make_shared<const Arrays>(A.row_map(), A.entries());
-  }
-
-  template <class CrsViewT>
-  static std::size_t structure_bytes(const CrsViewT& A) {
-    return A.row_map().span() * sizeof(typename CrsViewT::offset_type) +
-           A.entries().span() * sizeof(typename CrsViewT::ordinal_type);
+    if (!checked) kspmv::detail::remember_checked(A);
   }
 };
 
