@@ -147,7 +147,6 @@ class Handle {
   /// @throws kspmv::unsupported_argument after the handle's first call.
   void set_structure_check(bool check) {
     require_not_set_up("set_structure_check");
-    check_structure_ = check;
     state_.set_structure_check(check);
   }
 
@@ -225,7 +224,6 @@ class Handle {
 
   Algorithm requested_;
   bool bound_ = false;
-  bool check_structure_ = true;  // also read by the calls on an A without entries (spmv.hpp)
   Structure structure_;
   typename backend_type::template State<crs_view_type, VectorScalar> state_;
 };

@@ -175,7 +175,7 @@ struct handle_access {
     const bool was_bound = handle.bound_;
     handle.bind(A);
     try {
-      unless_trivial(exec, alpha, A, beta, y, handle.check_structure_, [&] {
+      unless_trivial(exec, alpha, A, beta, y, handle.state_.checks_structure(), [&] {
         HandleT::backend_type::apply(exec, handle.state_, handle.requested_, op, alpha, A, x, beta,
                                      y);
       });

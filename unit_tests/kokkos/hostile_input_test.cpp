@@ -520,9 +520,7 @@ void break_once(HostMatrix& A, std::mt19937_64& rng) {
 // and T) either refuses the matrix with malformed_matrix and leaves y untouched, where the
 // independent predicate above calls it malformed, or gives the reference's answer: no crash, no
 // silent wrong answer. Under the sanitizers in CI, no read outside the arrays either. Every matrix
-// is kept to the end: arrays freed and others allocated at their addresses with the same sizes
-// would count as checked for calls without a handle (the exception docs/design.md, section 2,
-// documents).
+// is kept to the end, to test each matrix's check and not also the holds of remembered ones.
 TEST_F(HostileInput, RandomlyBrokenMatricesAreRefusedOrRight) {
   KSPMV_TRACE_SEED();
   std::vector<DeviceMatrix> kept;
@@ -572,6 +570,34 @@ TEST_F(HostileInput, RandomlyBrokenMatricesAreRefusedOrRight) {
   // Both outcomes must have been reached for the test to say anything of either.
   EXPECT_GT(refused, trials / 4);
   EXPECT_LT(refused, trials);
+}
+
+// Calls without a handle remember the structures they checked by their arrays' addresses and hold
+// those arrays while they do, so a malformed matrix made right after a checked one of the same
+// sizes was freed (an allocator hands the same addresses back) is checked, and refused, rather than
+// read as the checked one.
+TEST_F(HostileInput, AMatrixMadeWhereAFreedOneWasIsChecked) {
+  KSPMV_TRACE_SEED();
+  for (int round = 0; round < 20; ++round) {
+    const std::string context = "round " + std::to_string(round);
+    {
+      const HostMatrix good = four_by_three();
+      const DeviceMatrix A(good);
+      std::nullptr_t no_handle = nullptr;
+      check_call<Scalar, Layout::Left, 1, Scalar>(good, A, no_handle, Call{}, rng_);
+    }
+    HostMatrix bad = four_by_three();
+    bad.entries[3] = 100000 + round;
+    const DeviceMatrix B(bad);
+    const Vector x(random_block<Scalar>(3, 1, rng_));
+    const auto y_before = random_block<Scalar>(4, 1, rng_);
+    const Vector y(y_before);
+    expect_throw_naming<malformed_matrix>(
+        [&] { kspmv::spmv(ExecSpace(), "N", 1.0, B.view, x.view(), 0.5, y.view()); },
+        "row 2 of the 4 x 3 matrix: column index " + std::to_string(100000 + round), context);
+    ExecSpace().fence();
+    expect_bits_unchanged(y, y_before, context);
+  }
 }
 
 }  // namespace

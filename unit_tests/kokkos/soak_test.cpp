@@ -1,6 +1,6 @@
 // Long runs must keep memory bounded. A time stepper that rebuilds its matrix calls spmv without a
 // handle on thousands of matrices: what such calls keep is bounded by design (the Kokkos Kernels
-// backend remembers the last 64 checked structures by address, holding no memory of theirs; the
+// backend remembers the last 64 checked structures, holding at most 64 MiB of their arrays; the
 // CUDA backend caches at most 16 plans per type). A solver keeps one handle for thousands of calls
 // whose values change each time. After a warm-up neither the host's resident set nor (on
 // Kokkos::Cuda) the device memory in use may grow with the number of calls. Every product is

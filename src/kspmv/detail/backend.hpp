@@ -23,6 +23,7 @@
 //                                                          // columns or copy of x ignores both
 //       void set_structure_check(bool);                    // see Handle; whether set-up checks
 //                                                          // the CSR invariants (default true)
+//       bool checks_structure() const;                     // what set_structure_check set
 //       void set_deterministic(bool);                      // see Handle; called before set-up
 //       void set_transposed_form(TransposedForm);          // see Handle; called before set-up
 //     };

@@ -4,6 +4,7 @@
 // enqueued on the instance's stream. Algorithm::KokkosKernels is passed on to Kokkos Kernels, so a
 // CUDA build can still measure it as a baseline.
 
+#include <cuda_runtime_api.h>
 #include <Kokkos_Core.hpp>
 
 #include <complex>
@@ -17,7 +18,10 @@
 #include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/plan.hpp"
 #include "kspmv/cuda/without_plan.hpp"
+#include "kspmv/detail/remembered_structures.hpp"
 #include "kspmv/detail/std_scalar.hpp"
+#include "kspmv/detail/structure_check.hpp"
+#include "kspmv/errors.hpp"
 #include "kspmv/kokkoskernels/backend.hpp"
 #include "kspmv/mode.hpp"
 
@@ -52,6 +56,18 @@ auto as_dense_block(const View& v) {
     block.col_stride = static_cast<std::int64_t>(v.stride(1));
   }
   return block;
+}
+
+// Whether work on the instance's stream is being captured into a graph, where nothing may wait.
+inline bool capturing(const Kokkos::Cuda& exec) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  const cudaError_t error = cudaStreamIsCapturing(exec.cuda_stream(), &status);
+  if (error != cudaSuccess) {
+    throw device_error(
+        std::string("kspmv::spmv: cudaStreamIsCapturing failed: ") + cudaGetErrorString(error),
+        error);
+  }
+  return status != cudaStreamCaptureStatusNone;
 }
 
 template <class CrsViewT>
@@ -110,6 +126,7 @@ struct KokkosBackend {
       options_.check_structure = check;
       kokkoskernels_.set_structure_check(check);
     }
+    bool checks_structure() const { return options_.check_structure; }
     void set_deterministic(bool deterministic) { options_.deterministic = deterministic; }
     void set_transposed_form(TransposedForm form) { options_.transposed_form = form; }
 
@@ -143,14 +160,22 @@ struct KokkosBackend {
                        detail::as_dense_block(y), exec.cuda_stream());
   }
 
-  // Modes N and C: a plan cached by the library, made by the first such call for A and freed at
-  // Kokkos::finalize; T and H make a plan for the call (kspmv/cuda/without_plan.hpp).
+  // Modes N and C: a plan cached by the library for A's arrays and sizes, made by the first such
+  // call and freed at Kokkos::finalize; T and H make a plan for the call
+  // (kspmv/cuda/without_plan.hpp). A structure no call without a handle checked before is checked
+  // here and remembered with a hold on its arrays (kspmv/detail/remembered_structures.hpp), so that
+  // a plan cached for a freed matrix never serves an unchecked one at the same addresses; a call
+  // captured into a graph cannot wait for a check and takes the plan it finds.
   template <class ExecSpace, class CrsViewT, class Scalar, class XView, class YView>
   static void apply_without_handle(const ExecSpace& exec, Mode mode, Scalar alpha,
                                    const CrsViewT& A, const XView& x, Scalar beta, const YView& y) {
     static_assert(std::is_same_v<ExecSpace, Kokkos::Cuda>);
     static std::once_flag release_at_finalize;
     std::call_once(release_at_finalize, [] { Kokkos::push_finalize_hook(release_cached_plans); });
+    if (!kspmv::detail::checked_before(A) && !detail::capturing(exec)) {
+      kspmv::detail::check_structure("kspmv::spmv", exec, A);
+      kspmv::detail::remember_checked(A);
+    }
     cuda::apply_without_plan(mode, detail::to_raw(alpha), detail::raw_matrix(A),
                              detail::as_dense_block(typename XView::const_type(x)),
                              detail::to_raw(beta), detail::as_dense_block(y), exec.cuda_stream());

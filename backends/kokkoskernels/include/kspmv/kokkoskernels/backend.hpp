@@ -13,7 +13,7 @@
 
 #include "kspmv/algorithm.hpp"
 #include "kspmv/compression.hpp"
-#include "kspmv/detail/checked_structures.hpp"
+#include "kspmv/detail/remembered_structures.hpp"
 #include "kspmv/detail/structure_check.hpp"
 #include "kspmv/kokkoskernels/compat.hpp"
 #include "kspmv/kokkoskernels/conjugate_mode.hpp"
@@ -76,6 +76,7 @@ struct Backend {
     void set_compression(Compression) {}  // KokkosSparse::spmv reads A's own arrays
     void set_workspace_limit(std::size_t) {}
     void set_structure_check(bool check) { check_structure_ = check; }
+    bool checks_structure() const { return check_structure_; }
     // Whatever KokkosSparse::spmv guarantees; kspmv adds no kernel of its own here.
     void set_deterministic(bool) {}
     void set_transposed_form(TransposedForm) {}  // KokkosSparse::spmv transposes its own way
@@ -148,17 +149,16 @@ struct Backend {
 
   // KokkosSparse::spmv without a handle makes and drops its own each call; so does this. A's
   // structure is checked by the first such call for its arrays and sizes, which the library then
-  // remembers (kspmv/detail/checked_structures.hpp): later calls cost what an unchecked call does,
-  // and a lookup.
+  // remembers, holding the arrays where it can (kspmv/detail/remembered_structures.hpp): later
+  // calls cost what an unchecked call does, and a lookup.
   template <class ExecSpace, class CrsViewT, class Scalar, class XView, class YView>
   static void apply_without_handle(const ExecSpace& exec, Mode mode, Scalar alpha,
                                    const CrsViewT& A, const XView& x, Scalar beta, const YView& y) {
-    const auto key = kspmv::detail::structure_key(A);
-    const bool checked = kspmv::detail::checked_structures().contains(key);
+    const bool checked = kspmv::detail::checked_before(A);
     State<CrsViewT, Scalar> state;
     state.set_structure_check(!checked);
     apply(exec, state, Algorithm::Auto, mode, alpha, A, x, beta, y);
-    if (!checked) kspmv::detail::checked_structures().insert(key);
+    if (!checked) kspmv::detail::remember_checked(A);
   }
 };
 
