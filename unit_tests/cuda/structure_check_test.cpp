@@ -130,7 +130,7 @@ TEST_F(CudaStructureCheck, MatrixWithoutEntriesIsCheckedWithoutAPlan) {
     const auto x_host = random_block<double>(transposed ? 2 : 3, 1, rng);
     const DeviceBlock<double> x(x_host, kContiguous);
     const auto y_before = random_block<double>(transposed ? 3 : 2, 1, rng);
-    const std::string context = "mode " + to_string(mode);
+    const std::string context = std::string("mode ") + to_string(mode);
     const DeviceBlock<double> y_refused(y_before, kContiguous);
     expect_malformed(
         [&] {
