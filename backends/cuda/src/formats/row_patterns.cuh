@@ -243,6 +243,9 @@ struct RowPatterns {
     carve(distances, static_cast<std::size_t>(kMostPatternEntries));
     carve(row_pattern, static_cast<std::size_t>(rows));
     const auto sample = reinterpret_cast<std::int32_t*>(row_pattern);
+    // A short row's unused distance slots are copied to the host with the rest (never read there):
+    // zeroed, so that no copy reads memory nothing wrote (compute-sanitizer's initcheck).
+    KSPMV_CUDA_CHECK(cudaMemsetAsync(sample, 0, sample_words * sizeof(std::int32_t), stream));
     constexpr int kThreads = 256;
     const auto sample_threads = static_cast<std::int64_t>(sampled) * 32;
     sample_row_patterns_kernel<<<static_cast<unsigned>((sample_threads + kThreads - 1) / kThreads),

@@ -90,8 +90,10 @@ __global__ void column_reach_kernel(const Offset* row_map, const Ordinal* entrie
   if (row < num_rows) {
     const auto row_begin = static_cast<std::int64_t>(row_map[row]);
     const auto row_end = static_cast<std::int64_t>(row_map[row + 1]);
-    const std::int64_t begin = row_begin < 0 ? 0 : row_begin;
-    const std::int64_t end = row_end > num_entries ? num_entries : row_end;
+    // Both clamped to [0, num_entries], begin to at most end, so that begin + lane cannot
+    // overflow from an offset near the type's limit.
+    const std::int64_t end = row_end < 0 ? 0 : (row_end > num_entries ? num_entries : row_end);
+    const std::int64_t begin = row_begin < 0 ? 0 : (row_begin > end ? end : row_begin);
     const std::int64_t sampled_end =
         end - begin > kReachSampleEntriesPerRow ? begin + kReachSampleEntriesPerRow : end;
     const double diagonal =
