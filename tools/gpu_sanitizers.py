@@ -5,10 +5,11 @@ test that fails under it.
 
     tools/gpu_sanitizers.py BUILD_DIR OUTPUT_DIR [--tools memcheck,racecheck,initcheck,synccheck]
                             [--label-regex 'cuda|unit'] [--tests-regex '^kspmv_(cuda|kokkos)_']
-                            [--jobs N] [--sanitizer PATH] [--resume]
+                            [--exclude-regex soak] [--jobs N] [--sanitizer PATH] [--resume]
 
 The tests are those ctest lists in BUILD_DIR with a label matching --label-regex (ctest -L) and a
-name matching --tests-regex (ctest -R), run with the command, working directory and environment
+name matching --tests-regex (ctest -R) and not --exclude-regex (ctest -E; e.g. the soak test, whose
+bound on device memory in use the tools' own allocations break), run with the command, working directory and environment
 ctest would give them. Every (tool, test) run writes OUTPUT_DIR/<tool>/<test>.log;
 OUTPUT_DIR/summary.md tabulates them and summary.json keeps the same, rewritten as each run ends so
 that a run stopped early leaves the runs it finished; --resume keeps those (passed or not) and runs
@@ -43,10 +44,12 @@ SANITIZER_ERROR_STATUS = 86
 NO_CUDA_CALL = "Target application terminated before first instrumented API call"
 
 
-def listed_tests(build_dir, label_regex, tests_regex):
+def listed_tests(build_dir, label_regex, tests_regex, exclude_regex=None):
     """(name, command, working directory, environment) of each test ctest lists under the label."""
+    exclude = ["-E", exclude_regex] if exclude_regex else []
     listing = subprocess.run(
-        ["ctest", "--test-dir", str(build_dir), "--show-only=json-v1", "-L", label_regex, "-R", tests_regex],
+        ["ctest", "--test-dir", str(build_dir), "--show-only=json-v1", "-L", label_regex, "-R", tests_regex,
+         *exclude],
         check=True, capture_output=True, text=True)
     tests = []
     for test in json.loads(listing.stdout)["tests"]:
@@ -118,6 +121,7 @@ def main(argv=None):
                         help="comma-separated, of " + ", ".join(TOOL_OPTIONS))
     parser.add_argument("--label-regex", default="cuda", help="ctest -L: the tests to run")
     parser.add_argument("--tests-regex", default=".", help="ctest -R: of those, the names to run")
+    parser.add_argument("--exclude-regex", help="ctest -E: of those, the names to leave out")
     parser.add_argument("--jobs", type=int, default=4, help="runs side by side")
     parser.add_argument("--sanitizer", default="compute-sanitizer", help="the compute-sanitizer program")
     parser.add_argument("--resume", action="store_true",
@@ -128,7 +132,7 @@ def main(argv=None):
     unknown = [tool for tool in tools if tool not in TOOL_OPTIONS]
     if unknown:
         parser.error(f"unknown tool(s) {', '.join(unknown)}; known: {', '.join(TOOL_OPTIONS)}")
-    tests = listed_tests(args.build_dir, args.label_regex, args.tests_regex)
+    tests = listed_tests(args.build_dir, args.label_regex, args.tests_regex, args.exclude_regex)
     if not tests:
         print(f"gpu_sanitizers: no test in {args.build_dir} has a label matching '{args.label_regex}' "
               f"and a name matching '{args.tests_regex}'", file=sys.stderr)

@@ -107,6 +107,11 @@ class GpuSanitizers(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(set(runs), {("synccheck", "second")})
 
+    def test_the_exclude_regex_leaves_tests_out(self):
+        result, runs, _ = self.sanitize("--tools", "synccheck", "--label-regex", "unit", "--exclude-regex", "^sec")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(set(runs), {("synccheck", "host_only")})
+
     def test_resume_runs_only_what_an_earlier_run_left(self):
         output = pathlib.Path(self.temporary.name) / "resumed"
         result, runs, _ = self.sanitize("--tools", "memcheck", output=output, FAIL_SECOND="3")
