@@ -186,6 +186,11 @@ class DriverOutputTest(unittest.TestCase):
         print(f"driver: --reference {chosen} times {len(records) - 1} records of {matrix} mode N "
               f"beside it; an unknown label exits 2: {bad.stderr.strip()[:120]}")
 
+    def test_a_filter_matching_no_record_exits_2(self):
+        none = run("--suite", "quick", "--benchmark_filter=^no_such_record$")
+        self.assertEqual(none.returncode, 2, none.stdout + none.stderr)
+        self.assertIn("no record matches --benchmark_filter", none.stderr)
+
     def test_usage_error_exits_2(self):
         bad = run("--suite", "nonsense")
         self.assertEqual(bad.returncode, 2, bad.stdout + bad.stderr)

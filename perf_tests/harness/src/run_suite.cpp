@@ -620,14 +620,23 @@ int run_suite(const CommandLine& command_line, Driver& driver, int argc, char** 
   }
   std::cerr << "kspmv suite '" << options.suite << "' on " << device.name << " ("
             << device.execution_space << ")" << std::endl;
+  std::size_t records = 0;
   if (console_output(command_line)) {
     CompactConsoleReporter console;
-    benchmark::RunSpecifiedBenchmarks(&console);
+    records = benchmark::RunSpecifiedBenchmarks(&console);
   } else {
-    benchmark::RunSpecifiedBenchmarks();
+    records = benchmark::RunSpecifiedBenchmarks();
   }
   benchmark::Shutdown();
   benchmark::ClearRegisteredBenchmarks();  // the workloads go before the device does
+  // Google Benchmark then writes an empty --benchmark_out and exits 0: a run that measured nothing
+  // must not pass for one that did.
+  if (records == 0) {
+    std::cerr << argv[0]
+              << ": no record matches --benchmark_filter (a record's full name ends in "
+                 "/iterations:N/manual_time: end a pattern with '/' rather than '$')\n";
+    return 2;
+  }
   if (suite.wrong_results > 0) {
     std::cerr << suite.wrong_results << " kspmv record(s) computed a wrong result\n";
     return 3;
