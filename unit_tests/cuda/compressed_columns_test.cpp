@@ -331,6 +331,16 @@ TYPED_TEST(CudaCompressedColumnsTest, AutoKeepsThemOnlyWhereTheyPay) {
         large_banded, Algorithm::Vector, Mode::NoTranspose, 1, kContiguous, {compression, 1024});
     EXPECT_NE(limited.find("would pass the workspace limit of 1024"), std::string::npos) << limited;
   }
+  // A limit that holds the patterns (about 120 kB here) but not the sample that finds them (260 kB
+  // of the plan's scratch): refused before anything is sampled.
+  const std::string unsampled =
+      this->expect_same_as_own_columns(large_banded, Algorithm::Vector, Mode::NoTranspose, 1,
+                                       kContiguous, {Compression::RowPatterns, 150000});
+  EXPECT_NE(
+      unsampled.find("row patterns: its sample of 260000 bytes would pass the workspace limit "
+                     "of 150000"),
+      std::string::npos)
+      << unsampled;
   const std::string never = this->expect_same_as_own_columns(
       large_banded, Algorithm::Vector, Mode::NoTranspose, 1, kContiguous, {Compression::Never});
   EXPECT_NE(never.find("columns: A's own (compression not allowed)"), std::string::npos) << never;

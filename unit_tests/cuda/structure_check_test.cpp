@@ -196,5 +196,47 @@ TEST_F(CudaStructureCheck, CheckOffSkipsTheCheck) {
             "");
 }
 
+// A caller that checked A itself (kspmv::spmv's front end) says so, and the plan made for the call
+// does not check again: shown, as above, in mode N on the one malformation safe to run there, which
+// the same call without the word refuses. (Mode T builds A^T from every entry, so no malformation
+// is safe to run there: its call is shown right on a well-formed matrix.)
+TEST_F(CudaStructureCheck, CallerCheckedStructureIsNotCheckedAgain) {
+  SCOPED_TRACE(seed_message(seed));
+  Csr malformed = four_by_three();
+  malformed.row_map[4] = 6;
+  WithoutPlanOptions checked;
+  checked.structure_checked = true;
+  Stream stream;
+  for (const Mode mode : {Mode::NoTranspose, Mode::Transpose}) {
+    const bool transposed = mode == Mode::Transpose;
+    const Csr host = transposed ? four_by_three() : malformed;
+    const DeviceCsr<double, std::int32_t, std::int64_t> A(host);
+    const auto x = random_block<double>(transposed ? 4 : 3, 1, rng);
+    const auto y_before = random_block<double>(transposed ? 3 : 4, 1, rng);
+    const DeviceBlock<double> x_device(x, kContiguous);
+    const DeviceBlock<double> y(y_before, kContiguous);
+    const std::string context = std::string("mode ") + to_string(mode);
+    if (!transposed) {
+      expect_malformed(
+          [&] {
+            apply_without_plan(mode, 1.0, A.matrix(), x_device.const_block(), 0.5, y.block(),
+                               stream.get());
+          },
+          "row 3 of the 4 x 3 matrix: row_map(4) = 6 but there are 7 entries", context);
+    }
+    apply_without_plan(mode, 1.0, A.matrix(), x_device.const_block(), 0.5, y.block(), stream.get(),
+                       checked);
+    stream.synchronize();
+    bool outside_untouched = false;
+    EXPECT_EQ(reference::compare(
+                  reference::spmv(mode, 1.0, kspmv::testing::arrays(host), x, 0.5, y_before),
+                  y.download(outside_untouched)),
+              "")
+        << context;
+    EXPECT_TRUE(outside_untouched) << context;
+    release_cached_plans();
+  }
+}
+
 }  // namespace
 }  // namespace kspmv::cuda::testing

@@ -1,9 +1,9 @@
 // Transposed calls with determinism off (PlanOptions::deterministic): where the transpose tiles do
 // not serve and the values may change, A is scattered into y with atomic adds. Against the
-// reference (whose bound allows any order of the sums): random columns, empty rows and a row of
-// 60,000 entries, in modes T and H, one vector and three in either layout, beta zero (y poisoned)
-// and not; the tiles still preferred where they serve, and the mirror of a symmetric pattern;
-// values declared constant back on A^T's transposed copy.
+// reference (whose bound allows any order of the sums): random columns, empty rows (stretches of
+// them too) and a row of 60,000 entries, in modes T and H, one vector and three in either layout,
+// beta zero (y poisoned) and not; the tiles still preferred where they serve, and the mirror of a
+// symmetric pattern; values declared constant back on A^T's transposed copy.
 
 #include <gtest/gtest.h>
 
@@ -50,7 +50,9 @@ TYPED_TEST(CudaTransposedScatterTest, RandomColumnsEqualTheReference) {
   using Offset = typename TestFixture::RowOffset;
   // Short rows (some empty), rows of a warp or more, and one row of 60,000 entries among rows of
   // at most 3, the last ten empty (a warp's slice of entries inside one row, slices holding many
-  // rows, and a last slice whose rows end before the matrix's).
+  // rows, and a last slice whose rows end before the matrix's); then stretches of rows of 5
+  // between stretches where one row in 200 holds 2 entries (slices over more rows than entries,
+  // whose entries search the row map, beside slices whose rows fit the warp's shared memory).
   std::uniform_int_distribution<std::int64_t> column(0, 59999);
   std::vector<HostCsr<Scalar, Ordinal, Offset>> matrices;
   for (const auto shape : {kspmv::testing::RowShape{0, 6}, kspmv::testing::RowShape{20, 80}}) {
@@ -65,6 +67,15 @@ TYPED_TEST(CudaTransposedScatterTest, RandomColumnsEqualTheReference) {
         for (std::int64_t k = 0; k < length; ++k) {
           row.push_back(i == 7777 ? k : column(this->rng));
         }
+        return row;
+      },
+      this->rng));
+  matrices.push_back(kspmv::testing::csr_with_columns<Scalar, Ordinal, Offset>(
+      30000, 60000,
+      [&](std::int64_t i) {
+        const std::int64_t length = i / 3000 % 2 == 0 ? (i % 200 == 0 ? 2 : 0) : 5;
+        std::vector<std::int64_t> row;
+        for (std::int64_t k = 0; k < length; ++k) row.push_back(column(this->rng));
         return row;
       },
       this->rng));

@@ -96,16 +96,19 @@ struct ColumnDeltas {
            " entries in rows with an entry 2^15 or more columns away";
   }
 
-  // Builds the deltas in `memory` (build_bytes of it); waits for the stream.
-  template <class Offset, class Ordinal>
+  // No sample: nothing of the plan's scratch.
+  static std::size_t sample_bytes(std::int64_t) { return 0; }
+
+  // Builds the deltas in the form's memory; waits for the stream.
+  template <class Offset, class Ordinal, class Allocate>
   static FormBuild<Arrays> build(const Offset* row_map, const Ordinal* entries, std::int64_t rows,
-                                 std::int64_t num_entries, unsigned char* memory,
+                                 std::int64_t num_entries, const FormMemory<Allocate>& memory,
                                  cudaStream_t stream) {
     const auto words = static_cast<std::size_t>(Arrays::escaped_row_words(rows));
     unsigned long long* counts = nullptr;
     std::uint32_t* escaped_row_bits = nullptr;
     std::int16_t* deltas = nullptr;
-    auto carve = carver(memory);
+    auto carve = carver(memory.allocate());
     carve(counts, 2);
     carve(escaped_row_bits, words);
     carve(deltas, static_cast<std::size_t>(num_entries));

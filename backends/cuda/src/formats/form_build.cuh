@@ -11,6 +11,20 @@
 
 namespace kspmv::cuda::detail {
 
+// The device memory a form's build works in: `scratch`, the plan's own (sample_bytes of it, held
+// by the plan whatever it keeps), and the form's, build_bytes of it, which `allocate()` makes and
+// returns. A form that samples A first allocates only once the sample does not refuse it: a
+// cudaMalloc and the cudaFree of a refused form cost more than a small matrix's analysis (DR-62).
+template <class Allocate>
+struct FormMemory {
+  unsigned char* scratch;
+  Allocate allocate;
+};
+template <class Allocate>
+FormMemory<Allocate> form_memory(unsigned char* scratch, Allocate allocate) {
+  return {scratch, allocate};
+}
+
 // Where the build refused (refusal not empty) the form is not kept; `note` says what a kept one is.
 template <class Arrays>
 struct FormBuild {

@@ -199,17 +199,18 @@ struct RowPatterns {
     return static_cast<std::size_t>((rows + step - 1) / step);
   }
 
-  // One allocation, made before the sample, and no scratch buffer to free (cudaFree waits for the
-  // whole device): the counts, the lookup table (at most 2 slots a sampled row: a pattern is seen
-  // twice, and the slots are the power of two from twice the patterns), the dictionary, and each
-  // row's pattern, in the space that holds the sample until the host has read it.
+  // The sample's distances and lengths, read back to the host: in the plan's scratch.
+  static std::size_t sample_bytes(std::int64_t rows) {
+    return sampled_rows(rows) * (1 + kLongestSampledPattern) * sizeof(std::int32_t);
+  }
+
+  // The form's memory, allocated once the sample has found repeated patterns: the counts, the
+  // lookup table (at most 2 slots a sampled row: a pattern is seen twice, and the slots are the
+  // power of two from twice the patterns), the dictionary, and each row's pattern.
   static std::size_t build_bytes(std::int64_t rows, std::int64_t) {
-    const std::size_t sampled = sampled_rows(rows);
-    const std::size_t sample_words = sampled * (1 + kLongestSampledPattern);
-    return 2 * sizeof(unsigned long long) + 2 * sampled * sizeof(PatternSlot) +
+    return 2 * sizeof(unsigned long long) + 2 * sampled_rows(rows) * sizeof(PatternSlot) +
            kMostPatternEntries * sizeof(std::int32_t) +
-           std::max(static_cast<std::size_t>(rows) * sizeof(std::uint16_t),
-                    sample_words * sizeof(std::int32_t));
+           static_cast<std::size_t>(rows) * sizeof(std::uint16_t);
   }
 
   // Bytes of columns a one-vector call reads: 16 bits a row and the escaped rows' own columns (the
@@ -225,24 +226,17 @@ struct RowPatterns {
            " entries in rows whose pattern no two sampled rows share";
   }
 
-  // Samples the rows, keeps the dictionary of repeated patterns and names each row's in `memory`
-  // (build_bytes of it); refused where no sampled pattern repeats. Waits for the stream.
-  template <class Offset, class Ordinal>
+  // Samples the rows (in the plan's scratch), keeps the dictionary of repeated patterns and names
+  // each row's in the form's memory; refused, with nothing allocated, where no sampled pattern
+  // repeats. Waits for the stream.
+  template <class Offset, class Ordinal, class Allocate>
   static FormBuild<Arrays> build(const Offset* row_map, const Ordinal* entries, std::int64_t rows,
-                                 std::int64_t, unsigned char* memory, cudaStream_t stream) {
+                                 std::int64_t, const FormMemory<Allocate>& memory,
+                                 cudaStream_t stream) {
     const std::int64_t row_step = sample_step(rows);
     const std::size_t sampled = sampled_rows(rows);
     const std::size_t sample_words = sampled * (1 + kLongestSampledPattern);
-    unsigned long long* counts = nullptr;
-    PatternSlot* slots = nullptr;
-    std::int32_t* distances = nullptr;
-    std::uint16_t* row_pattern = nullptr;
-    auto carve = carver(memory);
-    carve(counts, 2);
-    carve(slots, 2 * sampled);
-    carve(distances, static_cast<std::size_t>(kMostPatternEntries));
-    carve(row_pattern, static_cast<std::size_t>(rows));
-    const auto sample = reinterpret_cast<std::int32_t*>(row_pattern);
+    const auto sample = reinterpret_cast<std::int32_t*>(memory.scratch);
     // A short row's unused distance slots are copied to the host with the rest (never read there):
     // zeroed, so that no copy reads memory nothing wrote (compute-sanitizer's initcheck).
     KSPMV_CUDA_CHECK(cudaMemsetAsync(sample, 0, sample_words * sizeof(std::int32_t), stream));
@@ -265,6 +259,15 @@ struct RowPatterns {
       build.refusal = "no pattern repeats among the sampled rows";
       return build;
     }
+    unsigned long long* counts = nullptr;
+    PatternSlot* slots = nullptr;
+    std::int32_t* distances = nullptr;
+    std::uint16_t* row_pattern = nullptr;
+    auto carve = carver(memory.allocate());
+    carve(counts, 2);
+    carve(slots, 2 * sampled);
+    carve(distances, static_cast<std::size_t>(kMostPatternEntries));
+    carve(row_pattern, static_cast<std::size_t>(rows));
     KSPMV_CUDA_CHECK(cudaMemsetAsync(counts, 0, 2 * sizeof(unsigned long long), stream));
     KSPMV_CUDA_CHECK(cudaMemcpyAsync(distances, dictionary.distances.data(),
                                      dictionary.distances.size() * sizeof(std::int32_t),

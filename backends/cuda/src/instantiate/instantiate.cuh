@@ -14,7 +14,7 @@
   template void kspmv::cuda::apply_without_plan<SCALAR, ORDINAL, OFFSET, MATRIX_SCALAR>(  \
       kspmv::Mode, SCALAR, const kspmv::cuda::CsrMatrix<MATRIX_SCALAR, ORDINAL, OFFSET>&, \
       kspmv::cuda::DenseBlock<const SCALAR>, SCALAR, kspmv::cuda::DenseBlock<SCALAR>,     \
-      cudaStream_t);
+      cudaStream_t, kspmv::cuda::WithoutPlanOptions);
 
 #define KSPMV_INSTANTIATE_RAW_API(SCALAR, MATRIX_SCALAR)                           \
   KSPMV_INSTANTIATE_FOR_INDICES(SCALAR, MATRIX_SCALAR, std::int32_t, std::int32_t) \

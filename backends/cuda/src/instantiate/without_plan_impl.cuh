@@ -12,10 +12,10 @@
 #include <memory>
 #include <string>
 
-#include "device/stream_capture.hpp"
 #include "instantiate/plan_impl.cuh"
 #include "kernels/row_blocks_kernel.cuh"
 #include "kspmv/cuda/plan.hpp"
+#include "kspmv/cuda/stream_capture.hpp"
 #include "kspmv/cuda/without_plan.hpp"
 #include "kspmv/errors.hpp"
 #include "plan/cached_transposed_plan.cuh"
@@ -32,18 +32,19 @@ namespace kspmv::cuda {
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
 void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, Ordinal, Offset>& A,
                         DenseBlock<const Scalar> x, Scalar beta, DenseBlock<Scalar> y,
-                        cudaStream_t stream) {
+                        cudaStream_t stream, WithoutPlanOptions options) {
   constexpr const char* kCaller = "kspmv::cuda::apply_without_plan";
   detail::check_matrix(kCaller, A);
   detail::check_call_operands(kCaller, mode, A, x, y);
+  const bool check = !options.structure_checked;
   // A matrix without entries makes no plan, whose analysis would check it: its row offsets are
   // checked here, on every such call (a wait for the stream), except while a graph is captured.
-  if (A.num_entries == 0 && alpha != Scalar(0) && !detail::is_capturing(stream)) {
+  if (check && A.num_entries == 0 && alpha != Scalar(0) && !is_capturing(stream)) {
     detail::check_structure(kCaller, A, stream);
   }
   if (!detail::product_needed(A, alpha, y, beta, stream)) return;
   if (is_transposed(mode)) {
-    if (detail::is_capturing(stream)) {
+    if (is_capturing(stream)) {
       throw unsupported_argument(
           std::string(kCaller) +
           ": a call in mode T or H without a plan waits for the stream (it checks that A's "
@@ -54,7 +55,7 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, O
     using Cache = detail::PlanCache<Cached, CsrMatrix<MatrixScalar, Ordinal, Offset>>;
     Cache::instance()
         .find_or_make(A, stream, [] { return std::make_shared<Cached>(); })
-        ->apply(kCaller, mode, alpha, A, x, beta, y, stream);
+        ->apply(kCaller, check, mode, alpha, A, x, beta, y, stream);
     return;
   }
   const auto rows = static_cast<std::int64_t>(A.num_rows);
@@ -66,6 +67,7 @@ void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, O
   const std::shared_ptr<Cached> cached = Cache::instance().find_or_make(A, stream, [&] {
     detail::PlanRequest request;
     request.cached = true;
+    request.check_structure = check;
     request.caller = kCaller;
     return std::make_shared<Cached>(A, request, stream);
   });

@@ -45,14 +45,15 @@ class CachedTransposedPlan {
  public:
   using Matrix = CsrMatrix<MatrixScalar, Ordinal, Offset>;
 
-  // A call in mode T or H. Calls on one stream from several host threads take turns.
-  void apply(const char* caller, Mode mode, Scalar alpha, const Matrix& A,
+  // A call in mode T or H; `check`: whether a new structure is checked (not where the caller
+  // did). Calls on one stream from several host threads take turns.
+  void apply(const char* caller, bool check, Mode mode, Scalar alpha, const Matrix& A,
              DenseBlock<const Scalar> x, Scalar beta, DenseBlock<Scalar> y, cudaStream_t stream) {
     const std::lock_guard<std::mutex> lock(mutex_);
     const std::uint64_t fingerprint = device_structure_fingerprint(A, sum_.data(), stream);
     if (!plan_ || fingerprint != fingerprint_) {
       plan_.reset();  // its device memory freed before the next is allocated
-      check_structure(caller, A, stream);
+      if (check) check_structure(caller, A, stream);
       PlanOptions checked;
       checked.check_structure = false;
       plan_ = std::make_unique<Plan<Scalar, Ordinal, Offset, MatrixScalar>>(A, Algorithm::Auto,

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -14,6 +15,7 @@
 #include "device/device_buffer.hpp"
 #include "formats/column_deltas.cuh"
 #include "formats/column_form.hpp"
+#include "formats/form_build.cuh"
 #include "formats/own_columns.cuh"
 #include "formats/row_patterns.cuh"
 #include "kspmv/cuda/operands.hpp"
@@ -64,12 +66,20 @@ class CompressedColumns {
     return bytes;
   }
 
+  // The plan's scratch the forms' samples need (the largest of theirs).
+  static std::size_t sample_bytes(std::int64_t rows) {
+    return std::apply(
+        [&](auto... forms) { return std::max({decltype(forms)::sample_bytes(rows)...}); },
+        CompressedForms{});
+  }
+
   // Tries the forms `choice` lists, in order, on A's structure; keeps the first that is built and
   // kept, else notes why none was. `held`: the plan's other device memory (the workspace limit
-  // counts it). Waits for the stream.
+  // counts it); `scratch`: sample_bytes(rows) of the plan's, null where the workspace limit left
+  // none. Waits for the stream.
   template <class Matrix>
   void keep(const PlanInputs& inputs, const Choice& choice, const Matrix& A, std::size_t held,
-            cudaStream_t stream) {
+            unsigned char* scratch, cudaStream_t stream) {
     if (choice.column_forms.empty()) {
       note_ = choice.own_columns_note;
       return;
@@ -79,7 +89,7 @@ class CompressedColumns {
       std::string refusal;
       with_form(form, [&](auto form_type) {
         if constexpr (decltype(form_type)::kForm != ColumnForm::Own) {
-          refusal = try_form<decltype(form_type)>(inputs, A, held, stream);
+          refusal = try_form<decltype(form_type)>(inputs, A, held, scratch, stream);
         }
       });
       if (refusal.empty()) {
@@ -99,14 +109,22 @@ class CompressedColumns {
   // "" where `Form` was built and kept, else why not.
   template <class Form, class Matrix>
   std::string try_form(const PlanInputs& inputs, const Matrix& A, std::size_t held,
-                       cudaStream_t stream) {
+                       unsigned char* scratch, cudaStream_t stream) {
     const std::int64_t rows = inputs.matrix.rows;
     const std::int64_t entries = inputs.matrix.entries;
     const std::size_t bytes = Form::build_bytes(rows, entries);
     std::string refusal = refusal_before_build(inputs, Form::kForm, bytes, held);
     if (!refusal.empty()) return refusal;
-    memory_ = DeviceBuffer<unsigned char>(bytes);
-    auto build = Form::build(A.row_map, A.entries, rows, entries, memory_.data(), stream);
+    if (scratch == nullptr && Form::sample_bytes(rows) > 0) {
+      return "its sample of " + std::to_string(Form::sample_bytes(rows)) +
+             " bytes would pass the workspace limit of " +
+             std::to_string(inputs.request.workspace_limit);
+    }
+    const auto memory = form_memory(scratch, [&] {
+      memory_ = DeviceBuffer<unsigned char>(bytes);
+      return memory_.data();
+    });
+    auto build = Form::build(A.row_map, A.entries, rows, entries, memory, stream);
     escaped_entries_ = build.escaped_entries;
     if (build.refusal.empty() && !keeps_escaped(inputs, build.escaped_entries)) {
       build.refusal = Form::escape_refusal(build.escaped_entries, entries);

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "device/cuda_check.hpp"
-#include "device/stream_capture.hpp"
+#include "kspmv/cuda/stream_capture.hpp"
 
 namespace kspmv::cuda::detail {
 

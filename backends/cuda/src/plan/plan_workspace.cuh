@@ -1,8 +1,9 @@
 #pragma once
 // Everything a plan's kernels need besides A, x and y, in one allocation (a cudaMalloc costs tens
 // of microseconds): the analysis' figures, then where each Adaptive block's or MergePath tile's
-// share of the merge path begins, and the scratch that joins rows split over blocks. Sized for the
-// kernel the request may lead to (Auto leads to Adaptive at most).
+// share of the merge path begins, the scratch that joins rows split over blocks, and the scratch
+// of the setup's samples. Sized for the kernel the request may lead to (Auto leads to Adaptive at
+// most).
 
 #include <cuda_runtime_api.h>
 
@@ -26,7 +27,9 @@ namespace kspmv::cuda::detail {
 template <class T>
 class PlanWorkspace {
  public:
-  PlanWorkspace(Algorithm requested, std::int64_t rows, std::int64_t entries, cudaStream_t stream) {
+  // `setup_scratch_bytes`: what the setup's samples need (compressed_columns.cuh).
+  PlanWorkspace(Algorithm requested, std::int64_t rows, std::int64_t entries,
+                std::size_t setup_scratch_bytes, cudaStream_t stream) {
     const std::int64_t path_length = rows + entries;
     if (requested == Algorithm::MergePath) {
       num_blocks_ = blocks_for(path_length, MergePathShape::kTileItems);
@@ -35,9 +38,9 @@ class PlanWorkspace {
     }
     const auto n = static_cast<std::size_t>(num_blocks_);
     // Parts in order of decreasing alignment, so each stays aligned.
-    memory_ = DeviceBuffer<unsigned char>(2 * n * sizeof(T) +
-                                          kAnalysisFigures * sizeof(unsigned long long) +
-                                          2 * (n + 1) * sizeof(std::int64_t) + n * sizeof(int));
+    memory_ = DeviceBuffer<unsigned char>(
+        2 * n * sizeof(T) + kAnalysisFigures * sizeof(unsigned long long) +
+        2 * (n + 1) * sizeof(std::int64_t) + n * sizeof(int) + setup_scratch_bytes);
     auto carve = carver(memory_.data());
     carve(pieces_, n);  // first: a complex T is aligned to 16 bytes
     carve(head_pieces_, n);
@@ -45,10 +48,13 @@ class PlanWorkspace {
     carve(block_rows_, n + 1);
     carve(block_entries_, n + 1);
     carve(arrivals_, n);
+    carve(setup_scratch_, setup_scratch_bytes);  // 4-byte aligned, as the samples' words need
+    if (setup_scratch_bytes == 0) setup_scratch_ = nullptr;
     KSPMV_CUDA_CHECK(cudaMemsetAsync(arrivals_, 0, n * sizeof(int), stream));
   }
 
   unsigned long long* analysis() const { return analysis_; }
+  unsigned char* setup_scratch() const { return setup_scratch_; }
   std::size_t bytes() const { return memory_.size(); }
 
   // Where each block's (Adaptive) or tile's (MergePath) rows begin, for the kernel chosen.
@@ -92,6 +98,7 @@ class PlanWorkspace {
   T* pieces_ = nullptr;                    // pieces of rows split over blocks (MergePath: carries)
   T* head_pieces_ = nullptr;               // MergePath: the piece a tile ends a split row with
   int* arrivals_ = nullptr;                // counters for joining the pieces, zero between launches
+  unsigned char* setup_scratch_ = nullptr;
 };
 
 }  // namespace kspmv::cuda::detail

@@ -17,6 +17,7 @@
 #include "device/cuda_check.hpp"
 #include "device/device_scalar.cuh"
 #include "formats/no_columns.cuh"
+#include "kspmv/compression.hpp"
 #include "kspmv/cuda/operands.hpp"
 #include "kspmv/errors.hpp"
 #include "plan/analysis.cuh"
@@ -49,7 +50,8 @@ class RowsPlan {
   RowsPlan(const Matrix& A, const PlanRequest& request, cudaStream_t stream)
       : matrix_(A),
         workspace_(request.algorithm, static_cast<std::int64_t>(A.num_rows),
-                   static_cast<std::int64_t>(A.num_entries), stream) {
+                   static_cast<std::int64_t>(A.num_entries), setup_scratch_bytes(A, request),
+                   stream) {
     inputs_.device = current_device_facts();
     inputs_.request = request;
     inputs_.types = kValueTypes;
@@ -62,7 +64,8 @@ class RowsPlan {
       long_rows_ = LongRowTable<T>(A, inputs_.matrix, inputs_.device.policy.long_row_entries,
                                    choice_.long_row_chunk_entries, stream);
     }
-    compressed_.keep(inputs_, choice_, A, workspace_.bytes() + long_rows_.bytes(), stream);
+    compressed_.keep(inputs_, choice_, A, workspace_.bytes() + long_rows_.bytes(),
+                     workspace_.setup_scratch(), stream);
     launch_ = KernelLaunch<T>(inputs_, choice_, workspace_.adaptive_blocks(request.cached),
                               workspace_.merge_path_tiles(), long_rows_.chunks());
     KSPMV_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -157,6 +160,14 @@ class RowsPlan {
   }
 
  private:
+  // The compressed forms' samples, where the plan may keep one and the workspace limit allows.
+  static std::size_t setup_scratch_bytes(const Matrix& A, const PlanRequest& request) {
+    const std::size_t bytes =
+        CompressedColumns::sample_bytes(static_cast<std::int64_t>(A.num_rows));
+    const bool may_compress = !request.cached && request.compression != Compression::Never;
+    return may_compress && bytes <= request.workspace_limit ? bytes : 0;
+  }
+
   static XShape x_shape(const DenseBlock<const Scalar>& x) {
     return {x.num_rows, x.num_vectors, x.col_stride};
   }

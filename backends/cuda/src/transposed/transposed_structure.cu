@@ -38,9 +38,9 @@ __global__ void source_rows_kernel(const Ordinal* row_of_entry, const Offset* so
 }
 
 // For entry p = A(i, j), its mirror A(j, i) found by a binary search of row j: A^T's entry p (row
-// i of A^T, column j) takes its value from there. Lane `lane` of `lanes` takes every lanes-th entry
-// of `row`. False where the row is not strictly increasing (then a search could miss or repeat an
-// entry) or a mirror is missing.
+// i of A^T, column j) takes its value from there (where source_entry is not null: a sample only
+// looks). Lane `lane` of `lanes` takes every lanes-th entry of `row`. False where the row is not
+// strictly increasing (then a search could miss or repeat an entry) or a mirror is missing.
 template <class Ordinal, class Offset>
 __device__ bool mirror_row_entries(const Offset* row_map, const Ordinal* entries,
                                    std::int64_t num_rows, std::int64_t row, int lane, int lanes,
@@ -60,7 +60,7 @@ __device__ bool mirror_row_entries(const Offset* row_map, const Ordinal* entries
     // of row j. One probe then finds it (5 dependent loads fewer on a row of 27).
     const std::int64_t guess = mirror_end - 1 - (p - begin);
     if (guess >= mirror_begin && static_cast<std::int64_t>(entries[guess]) == row) {
-      source_entry[p] = static_cast<Offset>(guess);
+      if (source_entry != nullptr) source_entry[p] = static_cast<Offset>(guess);
       continue;
     }
     std::int64_t low = mirror_begin;
@@ -74,7 +74,7 @@ __device__ bool mirror_row_entries(const Offset* row_map, const Ordinal* entries
       }
     }
     if (low == mirror_end || static_cast<std::int64_t>(entries[low]) != row) return false;
-    source_entry[p] = static_cast<Offset>(low);
+    if (source_entry != nullptr) source_entry[p] = static_cast<Offset>(low);
   }
   return true;
 }
@@ -102,20 +102,22 @@ __global__ void mirror_entries_kernel(const Offset* row_map, const Ordinal* entr
 // Rows the sampling pass visits before the whole search.
 constexpr std::int64_t kMirrorSampleRows = 4096;
 
-// Whether A^T mirrors A: one search per entry, no sort (on the 27-point stencil's 110M entries
-// the radix sort below, its temporaries and the transposed plan's analysis cost 8 transposed
-// calls' time; DR-09). Rows are checked to be strictly increasing along the way, which the search
-// needs. A sample of rows goes first: a pattern that does not mirror almost always shows it there,
-// in one small launch, where the whole search's first wave of threads, all started before any
-// found the asymmetry, read 25 MB in 137 us (Nsight Compute) on 2M rows of 16 random columns
-// (DR-61). Called for square matrices with entries only.
+// source_entry where A^T mirrors A, else an empty buffer: one search per entry, no sort (on the
+// 27-point stencil's 110M entries the radix sort below, its temporaries and the transposed plan's
+// analysis cost 8 transposed calls' time; DR-09). Rows are checked to be strictly increasing along
+// the way, which the search needs. A sample of rows goes first, before source_entry is allocated: a
+// pattern that does not mirror almost always shows it there, in one small launch, where the whole
+// search's first wave of threads, all started before any found the asymmetry, read 25 MB in 137 us
+// (Nsight Compute) on 2M rows of 16 random columns (DR-61), and where allocating and freeing an
+// offset an entry cost more than the search. Called for square matrices with entries only.
 template <class Ordinal, class Offset>
-bool mirror_entries(const Offset* row_map, const Ordinal* entries, std::int64_t num_rows,
-                    std::int64_t num_entries, Offset* source_entry, cudaStream_t stream) {
+DeviceBuffer<Offset> mirror_entries(const Offset* row_map, const Ordinal* entries,
+                                    std::int64_t num_rows, std::int64_t num_entries,
+                                    cudaStream_t stream) {
   DeviceBuffer<int> asymmetric(1);
   const int lanes =
       vector_lanes_for(static_cast<double>(num_entries) / static_cast<double>(num_rows));
-  const auto finds_asymmetry = [&](std::int64_t row_step) {
+  const auto finds_asymmetry = [&](std::int64_t row_step, Offset* source_entry) {
     KSPMV_CUDA_CHECK(cudaMemsetAsync(asymmetric.data(), 0, sizeof(int), stream));
     const std::int64_t visited_rows = (num_rows + row_step - 1) / row_step;
     mirror_entries_kernel<<<grid_stride_blocks(visited_rows * lanes, kThreads), kThreads, 0,
@@ -129,8 +131,10 @@ bool mirror_entries(const Offset* row_map, const Ordinal* entries, std::int64_t 
     return found != 0;
   };
   const std::int64_t sample_step = num_rows / kMirrorSampleRows;
-  if (sample_step > 1 && finds_asymmetry(sample_step)) return false;
-  return !finds_asymmetry(1);
+  if (sample_step > 1 && finds_asymmetry(sample_step, nullptr)) return {};
+  DeviceBuffer<Offset> source_entry(static_cast<std::size_t>(num_entries));
+  if (finds_asymmetry(1, source_entry.data())) return {};
+  return source_entry;
 }
 
 }  // namespace
@@ -140,11 +144,7 @@ TransposedStructure<Ordinal, Offset> mirrored_structure(
     const Offset* row_map, const Ordinal* entries, std::int64_t num_rows, std::int64_t num_cols,
     std::int64_t num_entries, cudaStream_t stream) {
   if (num_rows != num_cols || num_entries == 0) return {};  // never mirrors: nothing allocated
-  DeviceBuffer<Offset> source_entry(static_cast<std::size_t>(num_entries));
-  if (mirror_entries(row_map, entries, num_rows, num_entries, source_entry.data(), stream)) {
-    return {{}, {}, std::move(source_entry)};
-  }
-  return {};
+  return {{}, {}, mirror_entries(row_map, entries, num_rows, num_entries, stream)};
 }
 
 // A stable radix sort of A's entry positions by column (A's entries are in row order, so each

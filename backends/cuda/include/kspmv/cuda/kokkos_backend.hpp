@@ -17,6 +17,7 @@
 
 #include "kspmv/algorithm.hpp"
 #include "kspmv/cuda/plan.hpp"
+#include "kspmv/cuda/stream_capture.hpp"
 #include "kspmv/cuda/without_plan.hpp"
 #include "kspmv/detail/remembered_structures.hpp"
 #include "kspmv/detail/std_scalar.hpp"
@@ -56,18 +57,6 @@ auto as_dense_block(const View& v) {
     block.col_stride = static_cast<std::int64_t>(v.stride(1));
   }
   return block;
-}
-
-// Whether work on the instance's stream is being captured into a graph, where nothing may wait.
-inline bool capturing(const Kokkos::Cuda& exec) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  const cudaError_t error = cudaStreamIsCapturing(exec.cuda_stream(), &status);
-  if (error != cudaSuccess) {
-    throw device_error(
-        std::string("kspmv::spmv: cudaStreamIsCapturing failed: ") + cudaGetErrorString(error),
-        error);
-  }
-  return status != cudaStreamCaptureStatusNone;
 }
 
 template <class CrsViewT>
@@ -172,13 +161,18 @@ struct KokkosBackend {
     static_assert(std::is_same_v<ExecSpace, Kokkos::Cuda>);
     static std::once_flag release_at_finalize;
     std::call_once(release_at_finalize, [] { Kokkos::push_finalize_hook(release_cached_plans); });
-    if (!kspmv::detail::checked_before(A) && !detail::capturing(exec)) {
+    // Only a check made by this call spares the raw plan's: a remembered unmanaged View is held by
+    // nobody, and a raw plan made again for it (its cache dropped the first) checks again.
+    WithoutPlanOptions options;
+    if (!kspmv::detail::checked_before(A) && !is_capturing(exec.cuda_stream())) {
       kspmv::detail::check_structure("kspmv::spmv", exec, A);
       kspmv::detail::remember_checked(A);
+      options.structure_checked = true;
     }
     cuda::apply_without_plan(mode, detail::to_raw(alpha), detail::raw_matrix(A),
                              detail::as_dense_block(typename XView::const_type(x)),
-                             detail::to_raw(beta), detail::as_dense_block(y), exec.cuda_stream());
+                             detail::to_raw(beta), detail::as_dense_block(y), exec.cuda_stream(),
+                             options);
   }
 };
 

@@ -25,11 +25,18 @@
 
 namespace kspmv::cuda {
 
+// What the caller of apply_without_plan knows of A.
+struct WithoutPlanOptions {
+  // The caller checked A's structure in these arrays (kspmv::spmv checks each structure it has not
+  // met and holds on to its arrays): plans made for it do not check it again.
+  bool structure_checked = false;
+};
+
 // A's values may be Scalar's single precision counterpart, as for Plan.
 template <class Scalar, class Ordinal, class Offset, class MatrixScalar>
 void apply_without_plan(Mode mode, Scalar alpha, const CsrMatrix<MatrixScalar, Ordinal, Offset>& A,
                         DenseBlock<const Scalar> x, Scalar beta, DenseBlock<Scalar> y,
-                        cudaStream_t stream);
+                        cudaStream_t stream, WithoutPlanOptions options = {});
 
 // Frees every cached plan (device memory); calls after it make new ones. Kokkos' finalize calls it
 // for kspmv::spmv's calls without a handle; a raw-API program calls it before resetting the device.
