@@ -109,7 +109,7 @@ constexpr std::int64_t kMirrorSampleRows = 4096;
 // pattern that does not mirror almost always shows it there, in one small launch, where the whole
 // search's first wave of threads, all started before any found the asymmetry, read 25 MB in 137 us
 // (Nsight Compute) on 2M rows of 16 random columns (DR-61), and where allocating and freeing an
-// offset an entry cost more than the search. Called for square matrices with entries only.
+// offset an entry cost more than the search (DR-62). Called for square matrices with entries only.
 template <class Ordinal, class Offset>
 DeviceBuffer<Offset> mirror_entries(const Offset* row_map, const Ordinal* entries,
                                     std::int64_t num_rows, std::int64_t num_entries,
