@@ -1,11 +1,11 @@
 #pragma once
 // Long rows of a rank-2 call. The group kernel (vector_group_kernel.cuh) walks a row with one group
 // of lanes, so a row of 200,000 entries would keep one group busy while the rest of the GPU idles.
-// Rows longer than the policy's long_row_entries are therefore left to this kernel: the plan cuts
-// each into chunks (a table made once, at plan time), a group of lanes (kChunkLanes) multiplies one
-// chunk for every vector of the group and stores its piece, and the last group of a row to arrive
-// adds the row's pieces in chunk order and writes y: no floating-point atomics, bitwise
-// reproducible.
+// Rows longer than the policy's long_row_entries are therefore left to the first blocks of the same
+// launch (vector_group_launch.cuh): the plan cuts each into chunks (a table made once, at plan
+// time), a group of lanes (kChunkLanes) multiplies one chunk for every vector of the group and
+// stores its piece, and the last group of a row to arrive adds the row's pieces in chunk order and
+// writes y: no floating-point atomics, bitwise reproducible.
 
 #include <cuda_runtime_api.h>
 
@@ -64,12 +64,12 @@ __global__ void list_long_rows_kernel(const Offset* row_map, std::int64_t num_ro
 template <class Args>
 inline constexpr int kChunkLanes = 32 / Args::kVectorsPerLane;
 
+// thread counts the launch's threads that take chunks, kChunkLanes a chunk.
 template <class Args>
-__global__ void __launch_bounds__(kVectorGroupBlockThreads)
-    long_row_chunks_kernel(Args args, LongRowChunks<typename Args::value_type> chunks) {
+__device__ inline void multiply_long_row_chunk(
+    const Args& args, const LongRowChunks<typename Args::value_type>& chunks, std::int64_t thread) {
   constexpr int kWidth = Args::kVectors;
   constexpr int kLanes = kChunkLanes<Args>;
-  const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   const std::int64_t chunk = thread / kLanes;
   const int lane = static_cast<int>(thread % kLanes);
   // The chunk's lanes within the warp: they stay together to the end (a chunk is listed or not).
@@ -115,17 +115,6 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     }
   }
   if (lane == 0) chunks.arrivals[owner] = 0;
-}
-
-template <class Args>
-void launch_long_row_chunks(const Args& args,
-                            const LongRowChunks<typename Args::value_type>& chunks,
-                            cudaStream_t stream) {
-  if (chunks.num_chunks == 0) return;
-  const std::int64_t threads = chunks.num_chunks * kChunkLanes<Args>;
-  const auto blocks =
-      static_cast<unsigned>((threads + kVectorGroupBlockThreads - 1) / kVectorGroupBlockThreads);
-  long_row_chunks_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(args, chunks);
 }
 
 }  // namespace kspmv::cuda::detail

@@ -10,7 +10,8 @@
 // kernel here, and the same bits whatever the pack, since the slots and their order do not depend
 // on it. A group takes kGroupRows rows in turn, their starts and first entries loaded together, so
 // that a row's DRAM round trips overlap its neighbour's (kGroupRows: launch_shapes.hpp). Rows
-// longer than `longest_own_row` are skipped: long_row_chunks.cuh shares them out over warps.
+// longer than `longest_own_row` are skipped: long_row_chunks.cuh shares them out over warps, in
+// the same launch (vector_group_launch.cuh).
 
 #include <cuda_runtime_api.h>
 
@@ -203,11 +204,12 @@ __device__ inline void store_sums(const Args& args, const GroupLane<Args>& me, s
   for (int v = 0; v < Args::kVectorsPerLane; ++v) args.store(row, me.vector + v, sums.part[v]);
 }
 
+// The rows kGroupRows * (thread / lanes) onwards of a group of slots * (Width / pack) lanes; thread
+// counts the launch's threads that take rows.
 template <class Args>
-__global__ void __launch_bounds__(kVectorGroupBlockThreads)
-    vector_group_spmv_kernel(Args args, int slots, std::int64_t longest_own_row) {
+__device__ inline void multiply_group_rows(const Args& args, int slots,
+                                           std::int64_t longest_own_row, std::int64_t thread) {
   const int lanes = slots * kLanesPerSlot<Args>;
-  const std::int64_t thread = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   const std::int64_t first_row = (thread >> (__ffs(lanes) - 1)) * kGroupRows;
   const GroupLane<Args> me(args, slots, static_cast<int>(threadIdx.x) & (lanes - 1));
   // Rows past the end are empty (they start where the matrix ends) and still take part: the
@@ -241,18 +243,6 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
     add_slots(sums, me);
     if (mine[r]) store_sums(args, me, first_row + r, sums);
   }
-}
-
-// slots: a power of two, at most 32 / (Width / pack); a row takes slots * (Width / pack) lanes.
-template <class Args>
-void launch_vector_group(const Args& args, int slots, std::int64_t longest_own_row,
-                         cudaStream_t stream) {
-  const std::int64_t groups = (args.num_rows + kGroupRows - 1) / kGroupRows;
-  const std::int64_t threads = groups * slots * kLanesPerSlot<Args>;
-  const auto blocks =
-      static_cast<unsigned>((threads + kVectorGroupBlockThreads - 1) / kVectorGroupBlockThreads);
-  vector_group_spmv_kernel<<<blocks, kVectorGroupBlockThreads, 0, stream>>>(args, slots,
-                                                                            longest_own_row);
 }
 
 }  // namespace kspmv::cuda::detail

@@ -14,7 +14,7 @@
 #include "kernels/long_row_chunks.cuh"
 #include "kernels/merge_path_kernel.cuh"
 #include "kernels/scalar_kernel.cuh"
-#include "kernels/vector_group_kernel.cuh"
+#include "kernels/vector_group_launch.cuh"
 #include "kernels/vector_kernel.cuh"
 #include "kspmv/errors.hpp"
 #include "plan/choice.hpp"
@@ -35,8 +35,8 @@ class KernelLaunch {
         long_row_chunks_(long_row_chunks) {}
 
   // One launch of the chosen kernel. A group of vectors runs the one kernel that reads A once for
-  // all of them (slots a row: group_slots), then, if the plan shares out long rows, the kernel of
-  // their chunks.
+  // all of them (slots a row: group_slots), with the chunks of the long rows where the plan shares
+  // them out.
   template <class Args>
   void operator()(const Args& args, cudaStream_t stream) const {
     if constexpr (Args::kVectors > 1) {
@@ -45,8 +45,7 @@ class KernelLaunch {
                           group_slots(inputs_, choice_, Args::kVectors, args.x_col_stride == 1),
                           shared_out ? inputs_.device.policy.long_row_entries
                                      : std::numeric_limits<std::int64_t>::max(),
-                          stream);
-      launch_long_row_chunks(args, long_row_chunks_, stream);
+                          long_row_chunks_, stream);
     } else {
       launch_one_vector(args, stream);
     }
