@@ -1,6 +1,6 @@
 #pragma once
-// Kernels around a radix sort, shared by the builds of A^T's structure, of the transpose tiles and of
-// the transposed products: the positions to sort, where each went, and the start of each column.
+// Kernels around a radix sort, shared by the builds of A^T's structure, of the transpose tiles and
+// of the transposed products: the positions to sort, where each went, and the start of each column.
 
 #include <cstdint>
 
