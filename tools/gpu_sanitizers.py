@@ -6,6 +6,7 @@ test that fails under it.
     tools/gpu_sanitizers.py BUILD_DIR OUTPUT_DIR [--tools memcheck,racecheck,initcheck,synccheck]
                             [--label-regex 'cuda|unit'] [--tests-regex '^kspmv_(cuda|kokkos)_']
                             [--exclude-regex soak] [--jobs N] [--sanitizer PATH] [--resume]
+                            [--deadline SECONDS]
 
 The tests are those ctest lists in BUILD_DIR with a label matching --label-regex (ctest -L) and a
 name matching --tests-regex (ctest -R) and not --exclude-regex (ctest -E; e.g. the soak test, whose
@@ -13,9 +14,13 @@ bound on device memory in use the tools' own allocations break), run with the co
 ctest would give them. Every (tool, test) run writes OUTPUT_DIR/<tool>/<test>.log;
 OUTPUT_DIR/summary.md tabulates them and summary.json keeps the same, rewritten as each run ends so
 that a run stopped early leaves the runs it finished; --resume keeps those (passed or not) and runs
-only the others, so that a suite longer than one sitting is run in several. Exit status 0 when every
-run finished with its test passing and the tool's error summary at zero, 1 otherwise. Progress goes
-to standard error, a line a finished run.
+only the others, so that a suite longer than one sitting is run in several. --deadline bounds the
+sitting: runs still going that many seconds after the start are stopped (the tool and the test with
+it) and listed as stopped, those not started by then are left out, and --resume runs both later; a
+sitting cut short from outside keeps only the runs that had ended. Under racecheck a test takes many
+times as long as under memcheck, and the tools slow one another down on one GPU: a few runs side
+by side end sooner than many. Exit status 0 when every run finished with its test passing and the
+tool's error summary at zero, 1 otherwise. Progress goes to standard error, a line a finished run.
 """
 
 import argparse
@@ -24,6 +29,7 @@ import json
 import os
 import pathlib
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -65,15 +71,34 @@ def listed_tests(build_dir, label_regex, tests_regex, exclude_regex=None):
     return tests
 
 
-def run_one(sanitizer, tool, test, output_dir):
+def run_until(command, deadline, **popen_arguments):
+    """The command's exit status, or None when it was still running at the deadline (time.monotonic();
+    None: no deadline) and was stopped, with the processes it started."""
+    process = subprocess.Popen(command, start_new_session=True, **popen_arguments)
+    try:
+        return process.wait(timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        return None
+
+
+def run_one(sanitizer, tool, test, output_dir, deadline=None):
+    """The run's record, or None when the deadline passed before it could start."""
+    if deadline is not None and time.monotonic() >= deadline:
+        return None
     name, command, working_directory, environment = test
     log = output_dir / tool / f"{name}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     with log.open("w") as out:
-        status = subprocess.run(
+        status = run_until(
             [sanitizer, *TOOL_OPTIONS[tool], "--error-exitcode", str(SANITIZER_ERROR_STATUS), *command],
-            cwd=working_directory, env=environment, stdout=out, stderr=subprocess.STDOUT).returncode
+            deadline, cwd=working_directory, env=environment, stdout=out, stderr=subprocess.STDOUT)
+    if status is None:
+        return {"tool": tool, "test": name, "status": None, "errors": None, "passed": False,
+                "stopped": True, "seconds": round(time.monotonic() - started, 1),
+                "log": str(log.relative_to(output_dir))}
     text = log.read_text(errors="replace")
     summaries = [int(a or b) for a, b in ERROR_SUMMARY.findall(text)]
     errors = sum(summaries) if summaries else None
@@ -92,6 +117,8 @@ def run_one(sanitizer, tool, test, output_dir):
 
 
 def verdict(run):
+    if run.get("stopped"):
+        return "stopped at the deadline"
     if run["passed"]:
         return "no CUDA call; test passed" if run.get("no_cuda_call") else "clean"
     if run["errors"] is None:
@@ -125,8 +152,12 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=4, help="runs side by side")
     parser.add_argument("--sanitizer", default="compute-sanitizer", help="the compute-sanitizer program")
     parser.add_argument("--resume", action="store_true",
-                        help="keep the runs OUTPUT_DIR/summary.json holds and run only the others")
+                        help="keep the runs OUTPUT_DIR/summary.json holds and run only the others "
+                             "(and those it lists as stopped)")
+    parser.add_argument("--deadline", type=float, metavar="SECONDS",
+                        help="stop the runs still going this long after the start; start no more")
     args = parser.parse_args(argv)
+    deadline = None if args.deadline is None else time.monotonic() + args.deadline
 
     tools = args.tools.split(",")
     unknown = [tool for tool in tools if tool not in TOOL_OPTIONS]
@@ -139,23 +170,32 @@ def main(argv=None):
         return 1
     args.output_dir.mkdir(parents=True, exist_ok=True)
     earlier = args.output_dir / "summary.json"
-    runs = json.loads(earlier.read_text()) if args.resume and earlier.exists() else []
+    resumed = args.resume and earlier.exists()
+    runs = [run for run in json.loads(earlier.read_text()) if not run.get("stopped")] if resumed else []
     finished = {(run["tool"], run["test"]) for run in runs}
     work = [(tool, test) for tool in tools for test in tests if (tool, test[0]) not in finished]
-    if finished:
+    if resumed:
         print(f"gpu_sanitizers: {len(runs)} runs kept from {earlier}, {len(work)} to run", file=sys.stderr)
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_one, args.sanitizer, tool, test, args.output_dir) for tool, test in work]
+        futures = [pool.submit(run_one, args.sanitizer, tool, test, args.output_dir, deadline)
+                   for tool, test in work]
+        not_started = 0
         for done, future in enumerate(concurrent.futures.as_completed(futures), start=1):
             run = future.result()
+            if run is None:
+                not_started += 1
+                continue
             runs.append(run)
             write_summary(sorted(runs, key=in_tool_order), args.output_dir)
             print(f"gpu_sanitizers: [{done}/{len(work)}] {run['tool']} {run['test']}: {verdict(run)} "
                   f"({run['seconds']} s)", file=sys.stderr, flush=True)
     failed = [run for run in runs if not run["passed"]]
-    print(f"gpu_sanitizers: {len(runs) - len(failed)} of {len(runs)} runs clean; "
+    stopped = sum(1 for run in runs if run.get("stopped"))
+    unfinished = (f"; {stopped} stopped at the deadline and {not_started} not started: --resume runs them"
+                  if stopped or not_started else "")
+    print(f"gpu_sanitizers: {len(runs) - len(failed)} of {len(runs)} runs clean{unfinished}; "
           f"summary in {args.output_dir / 'summary.md'}", file=sys.stderr)
-    return 1 if failed else 0
+    return 1 if failed or not_started else 0
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 TOOLS = pathlib.Path(__file__).resolve().parent
@@ -127,6 +128,27 @@ class GpuSanitizers(unittest.TestCase):
         result, runs, _ = self.sanitize("--tools", "memcheck", output=output)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(len(runs), 2)
+
+    def test_the_deadline_stops_a_sitting_and_resume_finishes_it(self):
+        output = pathlib.Path(self.temporary.name) / "deadline"
+        started = time.monotonic()
+        result, runs, _ = self.sanitize("--tools", "memcheck,initcheck", "--jobs", "1", "--deadline", "2",
+                                        output=output, KSPMV_FAKE_SANITIZER_SLOW="SHARD")
+        self.assertLess(time.monotonic() - started, 30, "the slow run was stopped at the deadline")
+        self.assertEqual(result.returncode, 1)
+        self.assertEqual(set(runs), {("memcheck", "first")}, "the first run is stopped, no other starts")
+        self.assertTrue(runs[("memcheck", "first")]["stopped"])
+        self.assertIn("1 stopped at the deadline and 3 not started", result.stderr)
+        self.assertIn("| memcheck | first | stopped at the deadline |", (output / "summary.md").read_text())
+        result, runs, _ = self.sanitize("--tools", "memcheck,initcheck", "--resume", output=output)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("0 runs kept", result.stderr)
+        self.assertEqual(len(runs), 4)
+        self.assertTrue(all(run["passed"] for run in runs.values()))
+        result, runs, _ = self.sanitize("--tools", "memcheck", "--deadline", "0")
+        self.assertEqual(result.returncode, 1, "runs never started are not clean")
+        self.assertEqual(runs, {})
+        self.assertIn("0 stopped at the deadline and 2 not started", result.stderr)
 
     def test_an_unknown_tool_is_refused(self):
         result, _, _ = self.sanitize("--tools", "memcheck,leakcheck")
