@@ -95,21 +95,23 @@ def run_one(sanitizer, tool, test, output_dir, deadline=None):
         status = run_until(
             [sanitizer, *TOOL_OPTIONS[tool], "--error-exitcode", str(SANITIZER_ERROR_STATUS), *command],
             deadline, cwd=working_directory, env=environment, stdout=out, stderr=subprocess.STDOUT)
+    stopped = {"tool": tool, "test": name, "status": None, "errors": None, "passed": False,
+               "stopped": True, "log": str(log.relative_to(output_dir))}
     if status is None:
-        return {"tool": tool, "test": name, "status": None, "errors": None, "passed": False,
-                "stopped": True, "seconds": round(time.monotonic() - started, 1),
-                "log": str(log.relative_to(output_dir))}
+        return {**stopped, "seconds": round(time.monotonic() - started, 1)}
     text = log.read_text(errors="replace")
     summaries = [int(a or b) for a, b in ERROR_SUMMARY.findall(text)]
     errors = sum(summaries) if summaries else None
     no_cuda_call = errors is None and NO_CUDA_CALL in text
-    if no_cuda_call:  # the test's own verdict, from a run without the tool
+    if no_cuda_call:  # the test's own verdict, from a run without the tool, within the same deadline
         errors = 0
         with log.open("a") as out:
             out.write("gpu_sanitizers: no CUDA call to check; the test alone:\n")
             out.flush()
-            status = subprocess.run(command, cwd=working_directory, env=environment, stdout=out,
-                                    stderr=subprocess.STDOUT).returncode
+            status = run_until(command, deadline, cwd=working_directory, env=environment, stdout=out,
+                               stderr=subprocess.STDOUT)
+        if status is None:
+            return {**stopped, "seconds": round(time.monotonic() - started, 1)}
     passed = status == 0 and errors == 0
     return {"tool": tool, "test": name, "status": status, "errors": errors, "passed": passed,
             "no_cuda_call": no_cuda_call, "seconds": round(time.monotonic() - started, 1),

@@ -21,7 +21,7 @@ project(sanitized NONE)
 enable_testing()
 add_test(NAME first COMMAND "{python}" -c "import os, sys; sys.exit(os.environ['SHARD'] != '0')")
 set_tests_properties(first PROPERTIES LABELS cuda ENVIRONMENT SHARD=0)
-add_test(NAME second COMMAND "{python}" -c "import os, sys; sys.exit(int(os.environ.get('FAIL_SECOND', '0')))")
+add_test(NAME second COMMAND "{python}" -c "import os, pathlib, sys, time; mark = pathlib.Path(os.environ.get('SLOW_AGAIN', '/nonexistent/mark')); time.sleep(60 if mark.exists() else 0); mark.parent.exists() and mark.touch(); sys.exit(int(os.environ.get('FAIL_SECOND', '0')))")
 set_tests_properties(second PROPERTIES LABELS "cuda;unit")
 add_test(NAME host_only COMMAND "{python}" -c "pass")
 set_tests_properties(host_only PROPERTIES LABELS unit)
@@ -94,6 +94,17 @@ class GpuSanitizers(unittest.TestCase):
                                         FAIL_SECOND="1")
         self.assertEqual(result.returncode, 1)
         self.assertFalse(runs[("racecheck", "second")]["passed"])
+
+    def test_the_deadline_stops_the_run_without_the_tool_too(self):
+        # The second test is slow from its second run on: the one without the tool.
+        mark = pathlib.Path(self.temporary.name) / "second-ran"
+        started = time.monotonic()
+        result, runs, _ = self.sanitize("--tools", "racecheck", "--tests-regex", "^sec", "--deadline", "5",
+                                        KSPMV_FAKE_SANITIZER_NO_CUDA="FAIL_SECOND", SLOW_AGAIN=str(mark))
+        self.assertTrue(mark.exists(), "the run under the tool ran the test")
+        self.assertLess(time.monotonic() - started, 30, "the run without the tool was stopped at the deadline")
+        self.assertEqual(result.returncode, 1)
+        self.assertTrue(runs[("racecheck", "second")]["stopped"])
 
     def test_the_label_chooses_the_tests(self):
         result, runs, _ = self.sanitize("--tools", "synccheck", "--label-regex", "unit")
