@@ -344,13 +344,15 @@ TYPED_TEST(CudaPlanTest, RankTwoInGroupsOfVectors) {
   }
 }
 
-// Where x's rows are contiguous and aligned, a lane of the group kernel reads several vectors at
-// once (2 doubles, 4 floats); shifted by one element, the same x is read one vector a lane. Both
-// must give the same bits, since the slots of a row and their order do not change: regular rows
-// and irregular ones (long rows shared out in chunks), x in LayoutRight and, past 2^20 entries,
-// LayoutLeft through the plan's row-major copy (aligned); y in LayoutRight and LayoutLeft. Complex
-// values are read one a lane either way: for them the shift must change nothing at all.
-TYPED_TEST(CudaPlanTest, RankTwoPacksOfVectorsGiveTheBitsOfOneVectorALane) {
+// Where x's rows are contiguous, a lane of the group kernel multiplies several vectors (2 doubles,
+// 4 floats), whose elements of a row of x it reads at once where they are aligned; shifted by one
+// element, the same x is read one element a load. Both must give the same bits, since the slots of
+// a row and their order do not change: regular rows and irregular ones (long rows shared out in
+// chunks), counts that are whole packs and counts that cut the last one (3, 6: read apart either
+// way), x in LayoutRight and, past 2^20 entries, LayoutLeft through the plan's row-major copy
+// (aligned); y in LayoutRight and LayoutLeft. Complex values are read one a lane either way: for
+// them the shift must change nothing at all.
+TYPED_TEST(CudaPlanTest, RankTwoPacksReadAtOnceGiveTheBitsOfPacksReadApart) {
   KSPMV_SKIP_WITHOUT_GPU();
   using Scalar = typename TestFixture::Value;
   SCOPED_TRACE(seed_message(this->seed));
@@ -371,7 +373,9 @@ TYPED_TEST(CudaPlanTest, RankTwoPacksOfVectorsGiveTheBitsOfOneVectorALane) {
   };
   std::vector<Case> cases;
   for (const auto* A : {&regular, &irregular}) {
-    for (const std::int64_t vectors : {2, 4, 8, 12, 16, 32}) cases.push_back({*A, vectors, right});
+    for (const std::int64_t vectors : {2, 3, 4, 6, 8, 12, 16, 32}) {
+      cases.push_back({*A, vectors, right});
+    }
   }
   cases.push_back({large, 8, left});
   for (const auto& [A, vectors, x_layout] : cases) {
@@ -384,7 +388,7 @@ TYPED_TEST(CudaPlanTest, RankTwoPacksOfVectorsGiveTheBitsOfOneVectorALane) {
     const auto expected =
         reference::spmv(Mode::NoTranspose, alpha, kspmv::testing::arrays(A), x, beta, y);
     const DeviceBlock<Scalar> x_packed(x, x_layout);
-    const DeviceBlock<Scalar> x_one_a_lane(x, right_shifted);
+    const DeviceBlock<Scalar> x_apart(x, right_shifted);
     for (const Layout& y_layout : {right, left}) {
       for (const Algorithm algorithm : kAlgorithms) {
         SCOPED_TRACE(to_string(algorithm) + ", " + std::to_string(A.num_entries()) + " entries, " +
@@ -393,21 +397,22 @@ TYPED_TEST(CudaPlanTest, RankTwoPacksOfVectorsGiveTheBitsOfOneVectorALane) {
                      (y_layout.right ? "LayoutRight" : "LayoutLeft"));
         Plan<Scalar, Ordinal, Offset> plan(device.matrix(), algorithm, stream.get());
         const DeviceBlock<Scalar> y_packed(y, y_layout);
-        const DeviceBlock<Scalar> y_one_a_lane(y, y_layout);
+        const DeviceBlock<Scalar> y_apart(y, y_layout);
         plan.apply(Mode::NoTranspose, alpha, device.matrix(), x_packed.const_block(), beta,
                    y_packed.block(), stream.get());
-        plan.apply(Mode::NoTranspose, alpha, device.matrix(), x_one_a_lane.const_block(), beta,
-                   y_one_a_lane.block(), stream.get());
+        plan.apply(Mode::NoTranspose, alpha, device.matrix(), x_apart.const_block(), beta,
+                   y_apart.block(), stream.get());
         stream.synchronize();
         check(cudaGetLastError(), "kernel");
         bool untouched = false;
         const auto packed = y_packed.download(untouched);
         EXPECT_TRUE(untouched) << "the call wrote outside y's elements";
-        const auto one_a_lane = y_one_a_lane.download(untouched);
-        EXPECT_EQ(std::memcmp(packed.data.data(), one_a_lane.data.data(),
-                              packed.data.size() * sizeof(Scalar)),
-                  0)
-            << "packs of vectors changed the sums";
+        const auto apart = y_apart.download(untouched);
+        EXPECT_TRUE(untouched) << "the call reading x apart wrote outside y's elements";
+        EXPECT_EQ(
+            std::memcmp(packed.data.data(), apart.data.data(), packed.data.size() * sizeof(Scalar)),
+            0)
+            << "reading packs apart changed the sums";
         EXPECT_EQ(reference::compare(expected, packed), "");
       }
     }

@@ -1,8 +1,9 @@
 #pragma once
-// N neighbouring elements of a row-major block (x(column, v .. v + N)), read with one 8- or 16-byte
-// load: a lane of the group kernel that multiplies N vectors shuffles each entry's column and value
-// once and issues one load of x for N products.
+// N elements of a row of x (x(column, v .. v + N)) for a lane of the group kernel that multiplies N
+// vectors: it shuffles each entry's column and value once for N products. Neighbouring elements of
+// an aligned row-major block are read with one 8- or 16-byte load; others one load an element.
 
+#include <cstdint>
 #include <type_traits>
 
 #include "device/device_scalar.cuh"
@@ -47,6 +48,16 @@ __device__ inline Pack<T, N> load_pack_readonly(const T* pointer) {
     __builtin_memcpy(&pack, &loaded, sizeof(pack));
     return pack;
   }
+}
+
+// Read-only loads of pointer[v * stride] for v in [0, N), the first `count` of them (at least one):
+// the others read pointer[0] and are not used, so that no load reaches past the vectors asked for.
+template <int N, class T>
+__device__ inline Pack<T, N> load_apart_readonly(const T* pointer, std::int64_t stride, int count) {
+  Pack<T, N> pack;
+#pragma unroll
+  for (int v = 0; v < N; ++v) pack.part[v] = load_readonly(pointer + (v < count ? v * stride : 0));
+  return pack;
 }
 
 }  // namespace kspmv::cuda::detail

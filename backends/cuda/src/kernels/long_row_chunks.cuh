@@ -103,9 +103,10 @@ __device__ inline void multiply_long_row_chunk(
   arrived = __shfl_sync(chunk_mask, arrived, 0, kLanes);
   if (arrived != long_row.num_chunks - 1) return;
   __threadfence();
-  if (me.slot == 0 && me.active) {
+  if (me.slot == 0) {
 #pragma unroll
     for (int v = 0; v < Args::kVectorsPerLane; ++v) {
+      if (v >= me.vectors) break;
       typename Args::value_type total{};
       for (std::int64_t c = long_row.first_chunk; c < long_row.first_chunk + long_row.num_chunks;
            ++c) {

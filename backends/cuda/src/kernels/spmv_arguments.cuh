@@ -189,16 +189,20 @@ __device__ inline void gathers_after_batch(const Args& args,
   }
 }
 
+// How a lane of the group kernel reads the elements of a row of x its pack of vectors takes:
+// Together, one load (x's rows contiguous, x and x_stride aligned to the pack, num_vectors whole
+// packs: launch_per_vector.cuh checks), or Apart, one load an element (vector_pack.cuh).
+enum class PackLoads { Together, Apart };
+
 // Up to Width vectors of a rank-2 call (num_vectors of them: the last group of a call may be
 // partial): vector w of x and y starts col_stride elements after vector w-1; x and y of the base
-// are vector 0. VectorsPerLane > 1: x's rows are contiguous (x_col_stride 1) and each lane of the
-// group kernel reads VectorsPerLane of a row's elements at once (vector_pack.cuh); x, x_stride and
-// num_vectors are then multiples of a pack (launch_per_vector.cuh checks).
-template <int Width, class Single, int VectorsPerLane = 1>
+// are vector 0. Each lane of the group kernel multiplies VectorsPerLane neighbouring vectors.
+template <int Width, class Single, int VectorsPerLane = 1, PackLoads Loads = PackLoads::Apart>
 struct VectorGroupArguments : Single {
   using T = typename Single::value_type;
   static constexpr int kVectors = Width;
   static constexpr int kVectorsPerLane = VectorsPerLane;
+  static constexpr PackLoads kPackLoads = Loads;
   static_assert(Width % VectorsPerLane == 0);
 
   std::int64_t x_col_stride;

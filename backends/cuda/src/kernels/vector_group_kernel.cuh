@@ -2,16 +2,16 @@
 // Several vectors at once (rank-2 calls): a group of lanes per row reads each entry of A once for
 // up to Width vectors. The row's entries are dealt to `slots` slots in turn (entry e to slot e %
 // slots); a slot's lanes each multiply a pack of Args::kVectorsPerLane neighbouring vectors (one,
-// or 2 doubles / 4 floats of a contiguous x row read at once: vector_pack.cuh), so lane = slot *
-// (Width / pack) + vector / pack, and a slot's lanes read x(column, 0..Width) together (one
-// contiguous read in LayoutRight). The group loads a batch of entries at once (kEntriesPerLane a
-// lane, coalesced), hands them to the slots by shuffles, and issues the x loads of several steps
-// together; at the end the slots' sums are added in a fixed tree order: deterministic, like every
-// kernel here, and the same bits whatever the pack, since the slots and their order do not depend
-// on it. A group takes kGroupRows rows in turn, their starts and first entries loaded together, so
-// that a row's DRAM round trips overlap its neighbour's (kGroupRows: launch_shapes.hpp). Rows
-// longer than `longest_own_row` are skipped: long_row_chunks.cuh shares them out over warps, in
-// the same launch (vector_group_launch.cuh).
+// or 2 doubles / 4 floats of a contiguous x row, read at once where aligned: vector_pack.cuh), so
+// lane = slot * (Width / pack) + vector / pack, and a slot's lanes read x(column, 0..Width)
+// together (one contiguous read in LayoutRight). The group loads a batch of entries at once
+// (kEntriesPerLane a lane, coalesced), hands them to the slots by shuffles, and issues the x loads
+// of several steps together; at the end the slots' sums are added in a fixed tree order:
+// deterministic, like every kernel here, and the same bits whatever the pack, since the slots and
+// their order do not depend on it. A group takes kGroupRows rows in turn, their starts and first
+// entries loaded together, so that a row's DRAM round trips overlap its neighbour's (kGroupRows:
+// launch_shapes.hpp). Rows longer than `longest_own_row` are skipped: long_row_chunks.cuh shares
+// them out over warps, in the same launch (vector_group_launch.cuh).
 
 #include <cuda_runtime_api.h>
 
@@ -62,7 +62,8 @@ struct GroupLane {
   int lane;
   int slot;
   int vector;         // the first of the lane's pack
-  bool active;        // vector < num_vectors (a pack is whole: num_vectors is a multiple of it)
+  int vectors;        // of its pack, below num_vectors: kPack but where the call's last pack is cut
+  bool active;        // vectors > 0
   const T* x_column;  // x(0, vector); vector 0's where inactive, so that every lane may load
 
   __device__ GroupLane(const Args& args, int slots, int lane_in_group)
@@ -72,12 +73,25 @@ struct GroupLane {
         lane(lane_in_group),
         slot(lane_in_group / kLanesPerSlot<Args>),
         vector(lane_in_group % kLanesPerSlot<Args> * kPack),
-        active(vector < args.num_vectors),
+        vectors(min(kPack, max(0, args.num_vectors - vector))),
+        active(vectors > 0),
         x_column(args.x + (active ? vector * args.x_col_stride : 0)) {}
 };
 
 template <class Args>
 using LaneSums = Pack<typename Args::value_type, Args::kVectorsPerLane>;
+
+// The lane's elements of x's row `column`.
+template <class Args>
+__device__ inline Pack<typename Args::value_type, Args::kVectorsPerLane> load_x(
+    const Args& args, const GroupLane<Args>& me, std::int64_t column) {
+  const auto* row = me.x_column + column * args.x_stride;
+  if constexpr (Args::kPackLoads == PackLoads::Together) {
+    return load_pack_readonly<Args::kVectorsPerLane>(row);
+  } else {
+    return load_apart_readonly<Args::kVectorsPerLane>(row, args.x_col_stride, me.vectors);
+  }
+}
 
 // A lane's entries of a batch (kEntriesPerLane): entry lane + j * lanes of the batch in place j.
 template <class Args>
@@ -124,7 +138,7 @@ __device__ inline void multiply_batch(const Args& args, const GroupLane<Args>& m
           static_cast<std::int64_t>(shuffle(entries.column[place], source, me.lanes));
       values[s] = shuffle(entries.value[place], source, me.lanes);
       taken[s] = me.active && (step << me.slot_shift) + me.slot < batch_length;
-      xs[s] = load_pack_readonly<kPack>(me.x_column + source_column * args.x_stride);
+      xs[s] = load_x(args, me, source_column);
     }
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
@@ -196,12 +210,14 @@ __device__ inline void add_slots(LaneSums<Args>& sums, const GroupLane<Args>& me
   }
 }
 
-// y(row, vector .. vector + pack) from the lane's sums, by the group's first slot.
+// y(row, vector .. vector + vectors) from the lane's sums, by the group's first slot.
 template <class Args>
 __device__ inline void store_sums(const Args& args, const GroupLane<Args>& me, std::int64_t row,
                                   const LaneSums<Args>& sums) {
 #pragma unroll
-  for (int v = 0; v < Args::kVectorsPerLane; ++v) args.store(row, me.vector + v, sums.part[v]);
+  for (int v = 0; v < Args::kVectorsPerLane; ++v) {
+    if (v < me.vectors) args.store(row, me.vector + v, sums.part[v]);
+  }
 }
 
 // The rows kGroupRows * (thread / lanes) onwards of a group of slots * (Width / pack) lanes; thread
@@ -230,7 +246,9 @@ __device__ inline void multiply_group_rows(const Args& args, int slots,
     first_batches[r] = load_entries(args, me, starts[r], ends[r]);
     if (mine[r]) {
 #pragma unroll
-      for (int v = 0; v < Args::kVectorsPerLane; ++v) args.prefetch_y(first_row + r, me.vector + v);
+      for (int v = 0; v < Args::kVectorsPerLane; ++v) {
+        if (v < me.vectors) args.prefetch_y(first_row + r, me.vector + v);
+      }
     }
   }
 #pragma unroll

@@ -88,19 +88,31 @@ std::string gigabytes_text(double bytes) {
   return one_decimal(bytes * 1e-9);
 }
 
+// The lanes of a slot: one a vector, or one a pack of vectors where x's rows are contiguous (the
+// launch reads packs there whatever x's alignment: launch_per_vector.cuh).
+int lanes_per_slot(const ValueTypes& types, int width, bool x_rows_contiguous) {
+  return x_rows_contiguous ? width / pack_for_width(types, width) : width;
+}
+
 // Auto's Vector on a latency-bound matrix, rank 2: the most slots whose threads stay within the
-// resident ones, at least Vector's lanes, at most a warp's worth of lanes a row. The threads count
-// a slot's lanes as packs of vectors where x's rows are contiguous (as most such calls read them),
-// so that the slots, and the sums' order, never depend on x's alignment.
+// resident ones, at least Vector's lanes, at most a warp's lanes a row. Past the slots whose
+// `width` lanes fill a warp (one vector a lane), packs of vectors take more only while a slot would
+// walk the longest row in more steps than its lanes have x loads in flight (packs are real values:
+// kGroupLoadsInFlight of double): with rows of at most 25 entries (cryg2500, west0479, 1138_bus,
+// cage10) more slots ran up to 27% slower, with rows up to 95 and 110 (bcsstk13, lp_e226) 35-45%
+// faster (DR-64).
 int resident_group_slots(const PlanInputs& inputs, const Choice& choice, int width,
                          bool x_rows_contiguous) {
-  const int pack = x_rows_contiguous ? pack_for_width(inputs.types, width) : 1;
+  const int lanes = lanes_per_slot(inputs.types, width, x_rows_contiguous);
   const std::int64_t groups = (inputs.matrix.rows + kGroupRows - 1) / kGroupRows;
-  const auto threads = [&](int slots) { return groups * slots * (width / pack); };
+  const auto threads = [&](int slots) { return groups * slots * lanes; };
   const std::int64_t resident =
       inputs.device.multiprocessors * inputs.device.policy.resident_group_threads_per_sm;
+  const auto more_slots_pay = [&](int slots) {
+    return slots * width < 32 || inputs.matrix.longest_row > slots * kGroupLoadsInFlight<double>;
+  };
   int slots = std::max(1, choice.vector_lanes / width);
-  while (slots * width < 32 && threads(2 * slots) <= resident) slots *= 2;
+  while (slots * lanes < 32 && threads(2 * slots) <= resident && more_slots_pay(slots)) slots *= 2;
   return slots;
 }
 
@@ -249,15 +261,14 @@ bool reads_x_through_row_major_copy(const PlanInputs& inputs, const Choice& choi
          !inputs.request.cached && !inputs.latency_bound();
 }
 
-// A slot is `width` lanes, or fewer where each lane takes a pack of vectors: the slots, and so the
-// sums' order, are the same. One slot for Scalar; Vector's own lanes (CUSP's rule) where Vector was
-// asked for. A latency-bound matrix (a few microseconds a call) waits on each row's chain of
-// loads, so it takes more: as many as the GPU's resident threads hold where Auto chose Vector
-// (resident_group_slots), else a warp per row. Otherwise (Auto's Vector on a bandwidth-bound
-// matrix too: with x rows contiguous and a mean of 64 or more this gives Vector's lanes) as many
-// slots as the mean row holds the policy's entries a slot, in powers of two. Fewer slots mean
-// fewer steps whose cost is the row's (its sums added across slots, its loads, its stores) but
-// fewer entries in flight.
+// A slot is `width` lanes, or fewer where each lane takes a pack of vectors. One slot for Scalar;
+// Vector's own lanes (CUSP's rule) where Vector was asked for. A latency-bound matrix (a few
+// microseconds a call) waits on each row's chain of loads, so it takes more: as many as the GPU's
+// resident threads hold where Auto chose Vector (resident_group_slots), else a warp per row (one
+// vector a lane). Otherwise (Auto's Vector on a bandwidth-bound matrix too: with x rows
+// contiguous and a mean of 64 or more this gives Vector's lanes) as many slots as the mean row
+// holds the policy's entries a slot, in powers of two. Fewer slots mean fewer steps whose cost is
+// the row's (its sums added across slots, its loads, its stores) but fewer entries in flight.
 int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous) {
   const bool vector = choice.algorithm == Algorithm::Vector;
   if (choice.algorithm == Algorithm::Scalar) return 1;

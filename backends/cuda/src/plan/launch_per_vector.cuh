@@ -53,8 +53,10 @@ bool reads_x_in_packs(const Single& single, std::int64_t x_col_stride, int count
 }
 
 // Calls launch(args) for the vectors [first, first + count) of x and y: with SpmvArguments when
-// count is 1, else with VectorGroupArguments<Width> for the smallest Width that holds them, whose
-// lanes read as many vectors of x at once as a load holds where reads_x_in_packs allows.
+// count is 1, else with VectorGroupArguments<Width> for the smallest Width that holds them. Where
+// x's rows are contiguous its lanes multiply as many vectors as a load holds, read at once where
+// reads_x_in_packs allows and apart otherwise, so that a row's lanes, and the slots a group of
+// them holds, never depend on x's alignment; where they are not, one vector a lane.
 template <int Width, class Single, class Launch>
 void launch_group(const Single& single, std::int64_t x_col_stride, std::int64_t y_col_stride,
                   int count, Launch&& launch) {
@@ -66,8 +68,13 @@ void launch_group(const Single& single, std::int64_t x_col_stride, std::int64_t 
     constexpr int kPack = pack_for_width<typename Single::value_type>(Width);
     if constexpr (kPack > 1) {
       if (reads_x_in_packs<kPack>(single, x_col_stride, count)) {
-        launch(
-            VectorGroupArguments<Width, Single, kPack>{single, x_col_stride, y_col_stride, count});
+        launch(VectorGroupArguments<Width, Single, kPack, PackLoads::Together>{
+            single, x_col_stride, y_col_stride, count});
+        return;
+      }
+      if (x_col_stride == 1) {
+        launch(VectorGroupArguments<Width, Single, kPack, PackLoads::Apart>{single, x_col_stride,
+                                                                            y_col_stride, count});
         return;
       }
     }
