@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "device/grid.hpp"
 #include "kernels/launch_shapes.hpp"
 #include "kernels/long_row_chunks.cuh"
 #include "kernels/vector_group_kernel.cuh"
@@ -30,10 +31,6 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
   }
 }
 
-inline unsigned blocks_for(std::int64_t threads) {
-  return static_cast<unsigned>((threads + kVectorGroupBlockThreads - 1) / kVectorGroupBlockThreads);
-}
-
 // slots: a power of two, at most 32 / (Width / pack); a row takes slots * (Width / pack) lanes.
 // Rows longer than longest_own_row are the chunks' (none where the table is empty).
 template <class Args>
@@ -41,8 +38,10 @@ void launch_vector_group(const Args& args, int slots, std::int64_t longest_own_r
                          const LongRowChunks<typename Args::value_type>& chunks,
                          cudaStream_t stream) {
   const std::int64_t groups = (args.num_rows + kGroupRows - 1) / kGroupRows;
-  const unsigned chunk_blocks = blocks_for(chunks.num_chunks * kChunkLanes<Args>);
-  const unsigned row_blocks = blocks_for(groups * slots * kLanesPerSlot<Args>);
+  const unsigned chunk_blocks =
+      grid_for(chunks.num_chunks * kChunkLanes<Args>, kVectorGroupBlockThreads);
+  const unsigned row_blocks =
+      grid_for(groups * slots * kLanesPerSlot<Args>, kVectorGroupBlockThreads);
   vector_group_spmv_kernel<<<chunk_blocks + row_blocks, kVectorGroupBlockThreads, 0, stream>>>(
       args, slots, longest_own_row, chunks, chunk_blocks);
 }
