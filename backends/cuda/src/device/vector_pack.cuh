@@ -7,17 +7,14 @@
 #include <type_traits>
 
 #include "device/device_scalar.cuh"
+#include "device/pack_width.hpp"
 
 namespace kspmv::cuda::detail {
 
-// The most elements of T one load reads (16 bytes); complex values stay one a load.
-template <class T>
-inline constexpr int kLargestPack = std::is_arithmetic_v<T> ? 16 / static_cast<int>(sizeof(T)) : 1;
-
-// The vectors a lane of a group of `width` reads at once where x's rows allow packs.
+// The vectors a lane of a group of `width` multiplies (pack_width.hpp).
 template <class T>
 constexpr int pack_for_width(int width) {
-  return width < kLargestPack<T> ? width : kLargestPack<T>;
+  return pack_for_width(std::is_arithmetic_v<T>, static_cast<int>(sizeof(T)), width);
 }
 
 template <class T, int N>

@@ -6,17 +6,11 @@
 #include <iomanip>
 #include <sstream>
 
+#include "device/pack_width.hpp"
 #include "plan/tuning.hpp"
 
 namespace kspmv::cuda::detail {
 namespace {
-
-// The vectors a lane of a group of `width` reads at once where x's rows allow packs: 16 bytes of
-// real values (vector_pack.cuh), complex ones one at a time.
-int pack_for_width(const ValueTypes& types, int width) {
-  const int largest = types.real ? 16 / types.sum_bytes : 1;
-  return width < largest ? width : largest;
-}
 
 bool is_regular(const PlanInputs& inputs) {
   const LaunchPolicy& policy = inputs.device.policy;
@@ -91,7 +85,7 @@ std::string gigabytes_text(double bytes) {
 // The lanes of a slot: one a pack of vectors (the launch reads packs whatever x's layout and
 // alignment: launch_per_vector.cuh).
 int lanes_per_slot(const ValueTypes& types, int width) {
-  return width / pack_for_width(types, width);
+  return width / pack_for_width(types.real, types.sum_bytes, width);
 }
 
 // Auto's Vector on a latency-bound matrix, rank 2: the most slots whose threads stay within the
