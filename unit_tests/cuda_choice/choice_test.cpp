@@ -295,11 +295,11 @@ TEST(CudaChoice, GroupSlots) {
   // Latency-bound Auto Vector: the most slots whose threads stay within 768 a SM (132 SMs:
   // 101,376 threads), at least Vector's 16 lanes, at most a warp's lanes. 10,000 rows: 5,000
   // groups of 2 rows; fp64 packs of 2 at width 8: 4 lanes a slot, so 4 slots take 80,000 threads
-  // (8 would take 160,000), whether x's rows are contiguous or not (packs either way).
+  // (8 would take 160,000); read in place, 8 lanes a slot: 4 slots would take 160,000.
   const PlanInputs small = inputs(square(10'000, 10, 20));
   ASSERT_EQ(choose(small).algorithm, Algorithm::Vector);
   EXPECT_EQ(group_slots(small, choose(small), 8, true), 4);
-  EXPECT_EQ(group_slots(small, choose(small), 8, false), 4);
+  EXPECT_EQ(group_slots(small, choose(small), 8, false), 2);  // 8 lanes a slot: 4 take 160,000
   // Packs of 4 floats (2 lanes a slot at width 8) take more slots than 32 / width only while a
   // slot would walk the longest row in more than 8 steps (the x loads a lane has in flight): rows
   // of up to 20 keep 4 slots, rows of up to 100 take 8 (16 would take 160,000 threads).
@@ -308,13 +308,12 @@ TEST(CudaChoice, GroupSlots) {
   const PlanInputs long_rows_fp32 = inputs(square(10'000, 10, 100), h100(), {}, fp32());
   ASSERT_EQ(choose(long_rows_fp32).algorithm, Algorithm::Vector);
   EXPECT_EQ(group_slots(long_rows_fp32, choose(long_rows_fp32), 8, true), 8);
-  // 2,000 rows, fp32 at width 16 (4 lanes a slot, x in either layout): up to 50 entries a row, the
-  // warp's lanes bind (8 slots); up to 12, 2 slots, as one vector a lane (2 slots of 16 lanes)
-  // takes.
+  // 2,000 rows, fp32 at width 16 (4 lanes a slot): up to 50 entries a row, the warp's lanes bind
+  // (8 slots); up to 12, 2 slots, as one vector a lane (2 slots of 16 lanes) takes.
   const PlanInputs tiny_fp32 = inputs(square(2'000, 30, 50), h100(), {}, fp32());
   ASSERT_EQ(choose(tiny_fp32).algorithm, Algorithm::Vector);
   EXPECT_EQ(group_slots(tiny_fp32, choose(tiny_fp32), 16, true), 8);
-  EXPECT_EQ(group_slots(tiny_fp32, choose(tiny_fp32), 16, false), 8);
+  EXPECT_EQ(group_slots(tiny_fp32, choose(tiny_fp32), 16, false), 2);
   const PlanInputs tiny_short_fp32 = inputs(square(2'000, 10, 12), h100(), {}, fp32());
   ASSERT_EQ(choose(tiny_short_fp32).algorithm, Algorithm::Vector);
   EXPECT_EQ(group_slots(tiny_short_fp32, choose(tiny_short_fp32), 16, true), 2);

@@ -1,7 +1,7 @@
 #pragma once
-// How many vectors a lane of the group kernel multiplies: as many as one 16-byte load of x reads,
-// complex values one at a time. The plan's slot rules (host) and the launch's argument types
-// (device) count with this one function.
+// How many vectors a lane of the group kernel multiplies where x's rows are contiguous: as many as
+// one 16-byte load of x reads, complex values one at a time. The plan's slot rules (host) and the
+// launch's argument types (device) count with this one function.
 
 namespace kspmv::cuda::detail {
 

@@ -11,7 +11,8 @@
 
 namespace kspmv::cuda::detail {
 
-// The vectors a lane of a group of `width` multiplies (pack_width.hpp).
+// The vectors a lane of a group of `width` multiplies where x's rows are contiguous
+// (pack_width.hpp).
 template <class T>
 constexpr int pack_for_width(int width) {
   return pack_for_width(std::is_arithmetic_v<T>, static_cast<int>(sizeof(T)), width);

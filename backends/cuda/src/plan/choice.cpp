@@ -82,21 +82,21 @@ std::string gigabytes_text(double bytes) {
   return one_decimal(bytes * 1e-9);
 }
 
-// The lanes of a slot: one a pack of vectors (the launch reads packs whatever x's layout and
-// alignment: launch_per_vector.cuh).
-int lanes_per_slot(const ValueTypes& types, int width) {
-  return width / pack_for_width(types.real, types.sum_bytes, width);
+// The lanes of a slot: one a vector, or one a pack of vectors where x's rows are contiguous (the
+// launch reads packs there whatever x's alignment: launch_per_vector.cuh).
+int lanes_per_slot(const ValueTypes& types, int width, bool x_rows_contiguous) {
+  return x_rows_contiguous ? width / pack_for_width(types.real, types.sum_bytes, width) : width;
 }
 
 // Auto's Vector on a latency-bound matrix, rank 2: the most slots whose threads stay within the
 // resident ones, at least Vector's lanes, at most a warp's lanes a row. Past the slots whose
 // `width` lanes fill a warp (one vector a lane), packs of vectors take more only while a slot would
 // walk the longest row in more steps than its lanes have x loads in flight (packs are real values:
-// kGroupLoadsInFlight of double): with rows of at most 25 entries (cryg2500, west0479, 1138_bus,
-// cage10) more slots ran up to 27% slower, with rows up to 95 and 110 (bcsstk13, lp_e226) 35-45%
-// faster (DR-64).
-int resident_group_slots(const PlanInputs& inputs, const Choice& choice, int width) {
-  const int lanes = lanes_per_slot(inputs.types, width);
+// kGroupLoadsInFlight of double): on short rows more slots only add lanes and a longer tree of
+// shuffles, on long rows they shorten each lane's chain of loads (DR-64).
+int resident_group_slots(const PlanInputs& inputs, const Choice& choice, int width,
+                         bool x_rows_contiguous) {
+  const int lanes = lanes_per_slot(inputs.types, width, x_rows_contiguous);
   const std::int64_t groups = (inputs.matrix.rows + kGroupRows - 1) / kGroupRows;
   const auto threads = [&](int slots) { return groups * slots * lanes; };
   const std::int64_t resident =
@@ -269,7 +269,7 @@ int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool 
     return std::max(1, choice.vector_lanes / width);
   }
   if (vector && inputs.latency_bound()) {
-    return resident_group_slots(inputs, choice, width);
+    return resident_group_slots(inputs, choice, width, x_rows_contiguous);
   }
   if (inputs.latency_bound()) return 32 / width;
   const LaunchPolicy& policy = inputs.device.policy;

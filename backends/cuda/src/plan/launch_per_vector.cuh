@@ -53,10 +53,10 @@ bool reads_x_in_packs(const Single& single, std::int64_t x_col_stride, int count
 }
 
 // Calls launch(args) for the vectors [first, first + count) of x and y: with SpmvArguments when
-// count is 1, else with VectorGroupArguments<Width> for the smallest Width that holds them. Its
-// lanes multiply as many vectors as a load holds, read at once where reads_x_in_packs allows and
-// apart otherwise (LayoutLeft: one column apart from the next), so that a row's lanes, and the
-// slots a group of them holds, depend on neither x's layout nor its alignment (DR-65).
+// count is 1, else with VectorGroupArguments<Width> for the smallest Width that holds them. Where
+// x's rows are contiguous its lanes multiply as many vectors as a load holds, read at once where
+// reads_x_in_packs allows and apart otherwise, so that a row's lanes, and the slots a group of
+// them holds, never depend on x's alignment; where they are not, one vector a lane.
 template <int Width, class Single, class Launch>
 void launch_group(const Single& single, std::int64_t x_col_stride, std::int64_t y_col_stride,
                   int count, Launch&& launch) {
@@ -72,9 +72,13 @@ void launch_group(const Single& single, std::int64_t x_col_stride, std::int64_t 
             single, x_col_stride, y_col_stride, count});
         return;
       }
+      if (x_col_stride == 1) {
+        launch(VectorGroupArguments<Width, Single, kPack, PackLoads::Apart>{single, x_col_stride,
+                                                                            y_col_stride, count});
+        return;
+      }
     }
-    launch(VectorGroupArguments<Width, Single, kPack, PackLoads::Apart>{single, x_col_stride,
-                                                                        y_col_stride, count});
+    launch(VectorGroupArguments<Width, Single>{single, x_col_stride, y_col_stride, count});
   } else {
     launch(single);
   }
