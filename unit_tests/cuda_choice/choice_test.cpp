@@ -319,6 +319,32 @@ TEST(CudaChoice, GroupSlots) {
   EXPECT_EQ(group_slots(tiny_short_fp32, choose(tiny_short_fp32), 16, true), 2);
 }
 
+TEST(CudaChoice, GroupTakesPacks) {
+  // Past the latency bound: packs.
+  const PlanInputs large = inputs(stencil());
+  EXPECT_TRUE(group_takes_packs(large, choose(large), 8));
+  // Below it, packs only where they give a row more slots than one vector a lane. 2,000 rows of up
+  // to 20 entries, fp64 at width 8: 4 slots either way. 10,000 such rows: packs take 4 slots, one
+  // vector a lane 2 (4 would pass the resident threads). Rows of up to 100: 8 slots of packs of 4
+  // floats against 2.
+  const PlanInputs small = inputs(square(2'000, 10, 20));
+  ASSERT_EQ(choose(small).algorithm, Algorithm::Vector);
+  EXPECT_FALSE(group_takes_packs(small, choose(small), 8));
+  const PlanInputs more_rows = inputs(square(10'000, 10, 20));
+  EXPECT_TRUE(group_takes_packs(more_rows, choose(more_rows), 8));
+  const PlanInputs long_rows_fp32 = inputs(square(10'000, 10, 100), h100(), {}, fp32());
+  EXPECT_TRUE(group_takes_packs(long_rows_fp32, choose(long_rows_fp32), 8));
+  // 2,000 rows of fp32 at width 16: up to 50 entries, 8 slots against 2; up to 12, 2 either way.
+  const PlanInputs tiny_fp32 = inputs(square(2'000, 30, 50), h100(), {}, fp32());
+  EXPECT_TRUE(group_takes_packs(tiny_fp32, choose(tiny_fp32), 16));
+  const PlanInputs tiny_short_fp32 = inputs(square(2'000, 10, 12), h100(), {}, fp32());
+  EXPECT_FALSE(group_takes_packs(tiny_short_fp32, choose(tiny_short_fp32), 16));
+  // Latency-bound Adaptive: a warp a row, 32 / width slots either way.
+  const PlanInputs small_irregular = inputs(square(10'000, 10, 1000));
+  ASSERT_EQ(choose(small_irregular).algorithm, Algorithm::Adaptive);
+  EXPECT_FALSE(group_takes_packs(small_irregular, choose(small_irregular), 8));
+}
+
 TEST(CudaChoice, VectorsPerPass) {
   const XShape right{4'000'000, 8, 1};
   const XShape left{4'000'000, 8, 4'000'000};

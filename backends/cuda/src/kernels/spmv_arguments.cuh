@@ -221,4 +221,12 @@ struct VectorGroupArguments : Single {
   }
 };
 
+// The same vectors, one a lane. A row's slots add each vector's products in the same order whatever
+// the lanes' pack, so this changes the threads a row takes, not the bits.
+template <int Width, class Single, int VectorsPerLane, PackLoads Loads>
+VectorGroupArguments<Width, Single> one_vector_a_lane(
+    const VectorGroupArguments<Width, Single, VectorsPerLane, Loads>& args) {
+  return {static_cast<const Single&>(args), args.x_col_stride, args.y_col_stride, args.num_vectors};
+}
+
 }  // namespace kspmv::cuda::detail

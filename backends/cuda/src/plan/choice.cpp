@@ -282,4 +282,14 @@ int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool 
   return slots;
 }
 
+// Packs where one load of x serves several vectors and the matrix is large enough to fill the GPU
+// with fewer threads: past the latency bound, and below it where packs give a row more slots than
+// one vector a lane does (long rows, DR-64). Otherwise the same slots of one vector a lane: two or
+// four times the threads, each with a half or a quarter of the loads in its chain, which a
+// latency-bound call leaves idle (DR-66).
+bool group_takes_packs(const PlanInputs& inputs, const Choice& choice, int width) {
+  return !inputs.latency_bound() ||
+         group_slots(inputs, choice, width, true) > group_slots(inputs, choice, width, false);
+}
+
 }  // namespace kspmv::cuda::detail

@@ -106,5 +106,8 @@ bool reads_x_through_row_major_copy(const PlanInputs& inputs, const Choice& choi
                                     const XShape& x);
 // Slots a row of the group kernel, `width` vectors at a time.
 int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous);
+// Whether the group kernel's lanes multiply packs of vectors where x's rows are contiguous (else
+// one vector a lane; the slots, and so the bits, are the same either way).
+bool group_takes_packs(const PlanInputs& inputs, const Choice& choice, int width);
 
 }  // namespace kspmv::cuda::detail

@@ -36,9 +36,15 @@ class KernelLaunch {
 
   // One launch of the chosen kernel. A group of vectors runs the one kernel that reads A once for
   // all of them (slots a row: group_slots), with the chunks of the long rows where the plan shares
-  // them out.
+  // them out; its lanes multiply packs of vectors only where group_takes_packs says so.
   template <class Args>
   void operator()(const Args& args, cudaStream_t stream) const {
+    if constexpr (Args::kVectorsPerLane > 1) {
+      if (!group_takes_packs(inputs_, choice_, Args::kVectors)) {
+        (*this)(one_vector_a_lane(args), stream);
+        return;
+      }
+    }
     if constexpr (Args::kVectors > 1) {
       const bool shared_out = long_row_chunks_.num_chunks > 0;
       launch_vector_group(args,
