@@ -104,10 +104,12 @@ int vectors_per_pass(const PlanInputs& inputs, const Choice& choice, const XShap
 // Whether a rank-2 call reads x through a row-major copy the plan keeps.
 bool reads_x_through_row_major_copy(const PlanInputs& inputs, const Choice& choice,
                                     const XShape& x);
-// Slots a row of the group kernel, `width` vectors at a time.
+// Whether the group kernel's lanes multiply packs of vectors, `width` vectors at a time (else one
+// vector a lane). Below the latency bound the slots, and so the bits, do not depend on it, nor on
+// x's layout.
+bool group_takes_packs(const PlanInputs& inputs, const Choice& choice, int width,
+                       bool x_rows_contiguous);
+// Slots a row of the group kernel, `width` vectors at a time, its lanes as group_takes_packs says.
 int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous);
-// Whether the group kernel's lanes multiply packs of vectors where x's rows are contiguous (else
-// one vector a lane; the slots, and so the bits, are the same either way).
-bool group_takes_packs(const PlanInputs& inputs, const Choice& choice, int width);
 
 }  // namespace kspmv::cuda::detail
