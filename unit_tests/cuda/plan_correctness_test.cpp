@@ -346,12 +346,13 @@ TYPED_TEST(CudaPlanTest, RankTwoInGroupsOfVectors) {
 
 // A lane of the group kernel multiplies several vectors (2 doubles, 4 floats), whose elements of a
 // row of x it reads at once where they are contiguous and aligned; shifted by one element, the
-// same x is read one element a load, and so is LayoutLeft read in place. All must give the same
-// bits, since the slots of a row and their order do not change: regular rows and irregular ones
-// (long rows shared out in chunks), counts that are whole packs and counts that cut the last one
-// (3, 6: read apart either way), x in LayoutRight, in LayoutLeft read in place (below 2^20 entries)
-// and, past 2^20 entries, in LayoutLeft through the plan's row-major copy (aligned); y in
-// LayoutRight and LayoutLeft. Complex values are read one a lane either way: for them the shift
+// same x is read one element a load. Both must give the same bits, since the slots of a row and
+// their order do not change: regular rows and irregular ones (long rows shared out in chunks),
+// counts that are whole packs and counts that cut the last one (3, 6: read apart either way), x in
+// LayoutRight and, past 2^20 entries, in LayoutLeft through the plan's row-major copy (aligned); y
+// in LayoutRight and LayoutLeft. LayoutLeft read in place (below 2^20 entries) takes packs read
+// apart where they pay, else one vector a lane; on these matrices either way with LayoutRight's
+// slots, so with its bits too. Complex values are read one a lane either way: for them the shift
 // must change nothing at all.
 TYPED_TEST(CudaPlanTest, RankTwoPacksReadAtOnceGiveTheBitsOfPacksReadApart) {
   KSPMV_SKIP_WITHOUT_GPU();

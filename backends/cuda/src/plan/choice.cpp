@@ -299,19 +299,18 @@ int slots_a_row(const PlanInputs& inputs, const Choice& choice, int width, bool 
 
 }  // namespace
 
-// Past the latency bound, packs where one load of x serves several vectors (x's rows contiguous):
-// the matrix fills the GPU with fewer threads. Below it, in either layout (LayoutLeft reads packs
-// apart), packs where one vector a lane would need more threads than the GPU holds resident, or
-// where packs give a row more slots and the longest row needs them (DR-64). Otherwise one vector a
-// lane: two or four times the threads, each with a half or a quarter of the loads in its chain,
-// which a latency-bound call leaves idle (DR-66).
+// Packs wherever x's rows are contiguous: one load of x serves several vectors (DR-64). LayoutLeft
+// read in place (the matrix is below the latency bound, or a cached plan reads it) reads a pack one
+// element a load, so there packs only pay below the latency bound, and only where one vector a lane
+// would need more threads than the GPU holds resident, or where packs give a row more slots and the
+// longest row needs them; otherwise one vector a lane (DR-66).
 bool group_takes_packs(const PlanInputs& inputs, const Choice& choice, int width,
                        bool x_rows_contiguous) {
-  if (!inputs.latency_bound()) return x_rows_contiguous;
-  const int one_a_lane = slots_a_row(inputs, choice, width, x_rows_contiguous, false);
-  const bool more_slots_pay =
-      slots_a_row(inputs, choice, width, x_rows_contiguous, true) > one_a_lane &&
-      longest_row_outwalks(inputs, one_a_lane);
+  if (x_rows_contiguous) return true;
+  if (!inputs.latency_bound()) return false;
+  const int one_a_lane = slots_a_row(inputs, choice, width, false, false);
+  const bool more_slots_pay = slots_a_row(inputs, choice, width, false, true) > one_a_lane &&
+                              longest_row_outwalks(inputs, one_a_lane);
   return more_slots_pay || group_threads(inputs, one_a_lane, width) > resident_threads(inputs);
 }
 

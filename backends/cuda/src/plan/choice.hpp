@@ -105,8 +105,7 @@ int vectors_per_pass(const PlanInputs& inputs, const Choice& choice, const XShap
 bool reads_x_through_row_major_copy(const PlanInputs& inputs, const Choice& choice,
                                     const XShape& x);
 // Whether the group kernel's lanes multiply packs of vectors, `width` vectors at a time (else one
-// vector a lane). Below the latency bound the slots, and so the bits, do not depend on it, nor on
-// x's layout.
+// vector a lane). A row's slots add each vector's products in the same order whatever the pack.
 bool group_takes_packs(const PlanInputs& inputs, const Choice& choice, int width,
                        bool x_rows_contiguous);
 // Slots a row of the group kernel, `width` vectors at a time, its lanes as group_takes_packs says.

@@ -37,18 +37,17 @@ class KernelLaunch {
 
   // One launch of the chosen kernel. A group of vectors runs the one kernel that reads A once for
   // all of them (slots a row: group_slots), with the chunks of the long rows where the plan shares
-  // them out; its lanes multiply packs of vectors where group_takes_packs says so, whatever form
-  // the arguments came in (launch_per_vector.cuh makes packs wherever x's rows are contiguous).
+  // them out. launch_per_vector.cuh gives the lanes packs of vectors wherever x's rows are
+  // contiguous; elsewhere they take packs where group_takes_packs says so.
   template <class Args>
   void operator()(const Args& args, cudaStream_t stream) const {
     if constexpr (Args::kVectors > 1) {
       const bool x_rows_contiguous = args.x_col_stride == 1;
-      const bool packs = group_takes_packs(inputs_, choice_, Args::kVectors, x_rows_contiguous);
       constexpr int kPack = pack_for_width<typename Args::value_type>(Args::kVectors);
-      if constexpr (Args::kVectorsPerLane > 1) {
-        if (!packs) return (*this)(with_vectors_per_lane<1>(args), stream);
-      } else if constexpr (kPack > 1) {
-        if (packs) return (*this)(with_vectors_per_lane<kPack>(args), stream);
+      if constexpr (Args::kVectorsPerLane < kPack) {
+        if (group_takes_packs(inputs_, choice_, Args::kVectors, x_rows_contiguous)) {
+          return (*this)(with_vectors_per_lane<kPack>(args), stream);
+        }
       }
       const bool shared_out = long_row_chunks_.num_chunks > 0;
       launch_vector_group(args, group_slots(inputs_, choice_, Args::kVectors, x_rows_contiguous),
