@@ -344,14 +344,16 @@ TYPED_TEST(CudaPlanTest, RankTwoInGroupsOfVectors) {
   }
 }
 
-// Where x's rows are contiguous, a lane of the group kernel multiplies several vectors (2 doubles,
-// 4 floats), whose elements of a row of x it reads at once where they are aligned; shifted by one
-// element, the same x is read one element a load. Both must give the same bits, since the slots of
-// a row and their order do not change: regular rows and irregular ones (long rows shared out in
-// chunks), counts that are whole packs and counts that cut the last one (3, 6: read apart either
-// way), x in LayoutRight and, past 2^20 entries, LayoutLeft through the plan's row-major copy
-// (aligned); y in LayoutRight and LayoutLeft. Complex values are read one a lane either way: for
-// them the shift must change nothing at all.
+// A lane of the group kernel multiplies several vectors (2 doubles, 4 floats), whose elements of a
+// row of x it reads at once where they are contiguous and aligned; shifted by one element, the
+// same x is read one element a load. Both must give the same bits, since the slots of a row and
+// their order do not change: regular rows and irregular ones (long rows shared out in chunks),
+// counts that are whole packs and counts that cut the last one (3, 6: read apart either way), x in
+// LayoutRight and, past 2^20 entries, in LayoutLeft through the plan's row-major copy (aligned); y
+// in LayoutRight and LayoutLeft. LayoutLeft read in place (below 2^20 entries) takes packs read
+// apart where they pay, else one vector a lane; on these matrices either way with LayoutRight's
+// slots, so with its bits too. Complex values are read one a lane either way: for them the shift
+// must change nothing at all.
 TYPED_TEST(CudaPlanTest, RankTwoPacksReadAtOnceGiveTheBitsOfPacksReadApart) {
   KSPMV_SKIP_WITHOUT_GPU();
   using Scalar = typename TestFixture::Value;
@@ -376,6 +378,7 @@ TYPED_TEST(CudaPlanTest, RankTwoPacksReadAtOnceGiveTheBitsOfPacksReadApart) {
     for (const std::int64_t vectors : {2, 3, 4, 6, 8, 12, 16, 32}) {
       cases.push_back({*A, vectors, right});
     }
+    for (const std::int64_t vectors : {3, 8, 16}) cases.push_back({*A, vectors, left});
   }
   cases.push_back({large, 8, left});
   for (const auto& [A, vectors, x_layout] : cases) {
@@ -412,7 +415,7 @@ TYPED_TEST(CudaPlanTest, RankTwoPacksReadAtOnceGiveTheBitsOfPacksReadApart) {
         EXPECT_EQ(
             std::memcmp(packed.data.data(), apart.data.data(), packed.data.size() * sizeof(Scalar)),
             0)
-            << "reading packs apart changed the sums";
+            << "reading x apart, or in LayoutLeft, changed the sums";
         EXPECT_EQ(reference::compare(expected, packed), "");
       }
     }

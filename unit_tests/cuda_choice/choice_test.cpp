@@ -295,11 +295,12 @@ TEST(CudaChoice, GroupSlots) {
   // Latency-bound Auto Vector: the most slots whose threads stay within 768 a SM (132 SMs:
   // 101,376 threads), at least Vector's 16 lanes, at most a warp's lanes. 10,000 rows: 5,000
   // groups of 2 rows; fp64 packs of 2 at width 8: 4 lanes a slot, so 4 slots take 80,000 threads
-  // (8 would take 160,000); read in place, 8 lanes a slot: 4 slots would take 160,000.
+  // (8 would take 160,000), whether x's rows are contiguous or not (packs either way, since one
+  // vector a lane, 8 lanes a slot, would take 2: 4 would take 160,000).
   const PlanInputs small = inputs(square(10'000, 10, 20));
   ASSERT_EQ(choose(small).algorithm, Algorithm::Vector);
   EXPECT_EQ(group_slots(small, choose(small), 8, true), 4);
-  EXPECT_EQ(group_slots(small, choose(small), 8, false), 2);  // 8 lanes a slot: 4 take 160,000
+  EXPECT_EQ(group_slots(small, choose(small), 8, false), 4);
   // Packs of 4 floats (2 lanes a slot at width 8) take more slots than 32 / width only while a
   // slot would walk the longest row in more than 8 steps (the x loads a lane has in flight): rows
   // of up to 20 keep 4 slots, rows of up to 100 take 8 (16 would take 160,000 threads).
@@ -308,15 +309,63 @@ TEST(CudaChoice, GroupSlots) {
   const PlanInputs long_rows_fp32 = inputs(square(10'000, 10, 100), h100(), {}, fp32());
   ASSERT_EQ(choose(long_rows_fp32).algorithm, Algorithm::Vector);
   EXPECT_EQ(group_slots(long_rows_fp32, choose(long_rows_fp32), 8, true), 8);
-  // 2,000 rows, fp32 at width 16 (4 lanes a slot): up to 50 entries a row, the warp's lanes bind
-  // (8 slots); up to 12, 2 slots, as one vector a lane (2 slots of 16 lanes) takes.
+  // 2,000 rows, fp32 at width 16 (4 lanes a slot, x in either layout): up to 50 entries a row, the
+  // warp's lanes bind (8 slots); up to 12, 2 slots, as one vector a lane (2 slots of 16 lanes)
+  // takes.
   const PlanInputs tiny_fp32 = inputs(square(2'000, 30, 50), h100(), {}, fp32());
   ASSERT_EQ(choose(tiny_fp32).algorithm, Algorithm::Vector);
   EXPECT_EQ(group_slots(tiny_fp32, choose(tiny_fp32), 16, true), 8);
-  EXPECT_EQ(group_slots(tiny_fp32, choose(tiny_fp32), 16, false), 2);
+  EXPECT_EQ(group_slots(tiny_fp32, choose(tiny_fp32), 16, false), 8);
   const PlanInputs tiny_short_fp32 = inputs(square(2'000, 10, 12), h100(), {}, fp32());
   ASSERT_EQ(choose(tiny_short_fp32).algorithm, Algorithm::Vector);
   EXPECT_EQ(group_slots(tiny_short_fp32, choose(tiny_short_fp32), 16, true), 2);
+  EXPECT_EQ(group_slots(tiny_short_fp32, choose(tiny_short_fp32), 16, false), 2);
+}
+
+TEST(CudaChoice, GroupTakesPacks) {
+  // Where x's rows are contiguous, always; LayoutLeft read in place past the latency bound, never.
+  const PlanInputs large = inputs(stencil());
+  EXPECT_TRUE(group_takes_packs(large, choose(large), 8, true));
+  EXPECT_FALSE(group_takes_packs(large, choose(large), 8, false));
+  // Below the bound, LayoutLeft takes packs where they give a row more slots and the longest row
+  // needs them. 2,000 rows of up to 20 entries, fp64 at width 8: 4 slots either way. 10,000 such
+  // rows: packs take 4 slots, one vector a lane 2 (4 would pass the resident threads), and a row of
+  // 20 outwalks 2 slots (16 loads in flight). Rows of up to 100: 8 slots of packs of 4 floats
+  // against 2.
+  const auto left_takes_packs = [](const PlanInputs& matrix, int width) {
+    EXPECT_TRUE(group_takes_packs(matrix, choose(matrix), width, true));
+    return group_takes_packs(matrix, choose(matrix), width, false);
+  };
+  const PlanInputs small = inputs(square(2'000, 10, 20));
+  ASSERT_EQ(choose(small).algorithm, Algorithm::Vector);
+  EXPECT_FALSE(left_takes_packs(small, 8));
+  EXPECT_TRUE(left_takes_packs(inputs(square(10'000, 10, 20)), 8));
+  EXPECT_TRUE(left_takes_packs(inputs(square(10'000, 10, 100), h100(), {}, fp32()), 8));
+  // 2,000 rows of fp32 at width 16: up to 50 entries, 8 slots against 2; up to 12, 2 either way.
+  EXPECT_TRUE(left_takes_packs(inputs(square(2'000, 30, 50), h100(), {}, fp32()), 16));
+  EXPECT_FALSE(left_takes_packs(inputs(square(2'000, 10, 12), h100(), {}, fp32()), 16));
+  // 8,000 rows of 1 to 3 entries: packs take 4 slots, one vector a lane 2, but 2 slots walk a row
+  // of 3 in one step; so LayoutLeft takes 2 slots, LayoutRight 4.
+  const PlanInputs shortest_rows = inputs(square(8'000, 1, 3));
+  ASSERT_EQ(choose(shortest_rows).algorithm, Algorithm::Vector);
+  EXPECT_FALSE(left_takes_packs(shortest_rows, 8));
+  EXPECT_EQ(group_slots(shortest_rows, choose(shortest_rows), 8, false), 2);
+  EXPECT_EQ(group_slots(shortest_rows, choose(shortest_rows), 8, true), 4);
+  // 65,536 rows of 4 to 8 entries: one slot either way, but one vector a lane would take 262,144
+  // threads, past the 101,376 resident ones.
+  const PlanInputs many_rows = inputs(square(65'536, 4, 8));
+  ASSERT_EQ(choose(many_rows).algorithm, Algorithm::Vector);
+  ASSERT_TRUE(many_rows.latency_bound());
+  EXPECT_TRUE(left_takes_packs(many_rows, 8));
+  EXPECT_EQ(group_slots(many_rows, choose(many_rows), 8, false), 1);
+  // Latency-bound Adaptive: a warp a row, 32 / width slots either way; 10,000 rows one vector a
+  // lane would take 160,000 threads, 2,000 rows 32,000.
+  const PlanInputs small_irregular = inputs(square(10'000, 10, 1000));
+  ASSERT_EQ(choose(small_irregular).algorithm, Algorithm::Adaptive);
+  EXPECT_TRUE(left_takes_packs(small_irregular, 8));
+  const PlanInputs smaller_irregular = inputs(square(2'000, 10, 1000));
+  ASSERT_EQ(choose(smaller_irregular).algorithm, Algorithm::Adaptive);
+  EXPECT_FALSE(left_takes_packs(smaller_irregular, 8));
 }
 
 TEST(CudaChoice, VectorsPerPass) {

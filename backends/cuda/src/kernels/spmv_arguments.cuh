@@ -221,4 +221,13 @@ struct VectorGroupArguments : Single {
   }
 };
 
+// The same vectors, VectorsPerLane of them a lane, read apart (so x's rows need be neither
+// contiguous nor aligned). A row's slots add each vector's products in the same order whatever the
+// lanes' pack, so this changes the threads a row takes, not the bits.
+template <int VectorsPerLane, int Width, class Single, int FromVectorsPerLane, PackLoads Loads>
+VectorGroupArguments<Width, Single, VectorsPerLane, PackLoads::Apart> with_vectors_per_lane(
+    const VectorGroupArguments<Width, Single, FromVectorsPerLane, Loads>& args) {
+  return {static_cast<const Single&>(args), args.x_col_stride, args.y_col_stride, args.num_vectors};
+}
+
 }  // namespace kspmv::cuda::detail

@@ -82,30 +82,44 @@ std::string gigabytes_text(double bytes) {
   return one_decimal(bytes * 1e-9);
 }
 
-// The lanes of a slot: one a vector, or one a pack of vectors where x's rows are contiguous (the
-// launch reads packs there whatever x's alignment: launch_per_vector.cuh).
-int lanes_per_slot(const ValueTypes& types, int width, bool x_rows_contiguous) {
-  return x_rows_contiguous ? width / pack_for_width(types.real, types.sum_bytes, width) : width;
+// The threads of a group-kernel launch whose rows take `slots` slots of `lanes` lanes.
+std::int64_t group_threads(const PlanInputs& inputs, int slots, int lanes) {
+  const std::int64_t groups = (inputs.matrix.rows + kGroupRows - 1) / kGroupRows;
+  return groups * slots * lanes;
+}
+
+std::int64_t resident_threads(const PlanInputs& inputs) {
+  return inputs.device.multiprocessors * inputs.device.policy.resident_group_threads_per_sm;
+}
+
+// Whether a slot would walk the longest row in more steps than its lanes have x loads in flight
+// (packs are real values: kGroupLoadsInFlight of double).
+bool longest_row_outwalks(const PlanInputs& inputs, int slots) {
+  return inputs.matrix.longest_row > slots * kGroupLoadsInFlight<double>;
+}
+
+// The lanes of a slot: one a vector, or one a pack of vectors.
+int lanes_per_slot(const ValueTypes& types, int width, bool packs) {
+  return packs ? width / pack_for_width(types.real, types.sum_bytes, width) : width;
 }
 
 // Auto's Vector on a latency-bound matrix, rank 2: the most slots whose threads stay within the
 // resident ones, at least Vector's lanes, at most a warp's lanes a row. Past the slots whose
 // `width` lanes fill a warp (one vector a lane), packs of vectors take more only while a slot would
-// walk the longest row in more steps than its lanes have x loads in flight (packs are real values:
-// kGroupLoadsInFlight of double): on short rows more slots only add lanes and a longer tree of
-// shuffles, on long rows they shorten each lane's chain of loads (DR-64).
-int resident_group_slots(const PlanInputs& inputs, const Choice& choice, int width,
-                         bool x_rows_contiguous) {
-  const int lanes = lanes_per_slot(inputs.types, width, x_rows_contiguous);
-  const std::int64_t groups = (inputs.matrix.rows + kGroupRows - 1) / kGroupRows;
-  const auto threads = [&](int slots) { return groups * slots * lanes; };
-  const std::int64_t resident =
-      inputs.device.multiprocessors * inputs.device.policy.resident_group_threads_per_sm;
+// walk the longest row in more steps than its lanes have x loads in flight: on short rows more
+// slots only add lanes and a longer tree of shuffles, on long rows they shorten each lane's chain
+// of loads (DR-64).
+int resident_group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool packs) {
+  const int lanes = lanes_per_slot(inputs.types, width, packs);
   const auto more_slots_pay = [&](int slots) {
-    return slots * width < 32 || inputs.matrix.longest_row > slots * kGroupLoadsInFlight<double>;
+    return slots * width < 32 || longest_row_outwalks(inputs, slots);
   };
   int slots = std::max(1, choice.vector_lanes / width);
-  while (slots * lanes < 32 && threads(2 * slots) <= resident && more_slots_pay(slots)) slots *= 2;
+  while (slots * lanes < 32 &&
+         group_threads(inputs, 2 * slots, lanes) <= resident_threads(inputs) &&
+         more_slots_pay(slots)) {
+    slots *= 2;
+  }
   return slots;
 }
 
@@ -254,6 +268,8 @@ bool reads_x_through_row_major_copy(const PlanInputs& inputs, const Choice& choi
          !inputs.request.cached && !inputs.latency_bound();
 }
 
+namespace {
+
 // A slot is `width` lanes, or fewer where each lane takes a pack of vectors. One slot for Scalar;
 // Vector's own lanes (CUSP's rule) where Vector was asked for. A latency-bound matrix (a few
 // microseconds a call) waits on each row's chain of loads, so it takes more: as many as the GPU's
@@ -262,15 +278,14 @@ bool reads_x_through_row_major_copy(const PlanInputs& inputs, const Choice& choi
 // contiguous and a mean of 64 or more this gives Vector's lanes) as many slots as the mean row
 // holds the policy's entries a slot, in powers of two. Fewer slots mean fewer steps whose cost is
 // the row's (its sums added across slots, its loads, its stores) but fewer entries in flight.
-int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous) {
+int slots_a_row(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous,
+                bool packs) {
   const bool vector = choice.algorithm == Algorithm::Vector;
   if (choice.algorithm == Algorithm::Scalar) return 1;
   if (vector && inputs.request.algorithm == Algorithm::Vector) {
     return std::max(1, choice.vector_lanes / width);
   }
-  if (vector && inputs.latency_bound()) {
-    return resident_group_slots(inputs, choice, width, x_rows_contiguous);
-  }
+  if (vector && inputs.latency_bound()) return resident_group_slots(inputs, choice, width, packs);
   if (inputs.latency_bound()) return 32 / width;
   const LaunchPolicy& policy = inputs.device.policy;
   const double entries_per_slot = x_rows_contiguous ? policy.group_slot_entries_contiguous_x
@@ -280,6 +295,28 @@ int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool 
     slots *= 2;
   }
   return slots;
+}
+
+}  // namespace
+
+// Packs wherever x's rows are contiguous: one load of x serves several vectors (DR-64). LayoutLeft
+// read in place (the matrix is below the latency bound, or a cached plan reads it) reads a pack one
+// element a load, so there packs only pay below the latency bound, and only where one vector a lane
+// would need more threads than the GPU holds resident, or where packs give a row more slots and the
+// longest row needs them; otherwise one vector a lane (DR-66).
+bool group_takes_packs(const PlanInputs& inputs, const Choice& choice, int width,
+                       bool x_rows_contiguous) {
+  if (x_rows_contiguous) return true;
+  if (!inputs.latency_bound()) return false;
+  const int one_a_lane = slots_a_row(inputs, choice, width, false, false);
+  const bool more_slots_pay = slots_a_row(inputs, choice, width, false, true) > one_a_lane &&
+                              longest_row_outwalks(inputs, one_a_lane);
+  return more_slots_pay || group_threads(inputs, one_a_lane, width) > resident_threads(inputs);
+}
+
+int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous) {
+  return slots_a_row(inputs, choice, width, x_rows_contiguous,
+                     group_takes_packs(inputs, choice, width, x_rows_contiguous));
 }
 
 }  // namespace kspmv::cuda::detail

@@ -104,7 +104,11 @@ int vectors_per_pass(const PlanInputs& inputs, const Choice& choice, const XShap
 // Whether a rank-2 call reads x through a row-major copy the plan keeps.
 bool reads_x_through_row_major_copy(const PlanInputs& inputs, const Choice& choice,
                                     const XShape& x);
-// Slots a row of the group kernel, `width` vectors at a time.
+// Whether the group kernel's lanes multiply packs of vectors, `width` vectors at a time (else one
+// vector a lane). A row's slots add each vector's products in the same order whatever the pack.
+bool group_takes_packs(const PlanInputs& inputs, const Choice& choice, int width,
+                       bool x_rows_contiguous);
+// Slots a row of the group kernel, `width` vectors at a time, its lanes as group_takes_packs says.
 int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous);
 
 }  // namespace kspmv::cuda::detail

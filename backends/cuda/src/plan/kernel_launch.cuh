@@ -10,6 +10,7 @@
 #include <string>
 
 #include "device/grid.hpp"
+#include "device/vector_pack.cuh"
 #include "kernels/adaptive_kernel.cuh"
 #include "kernels/long_row_chunks.cuh"
 #include "kernels/merge_path_kernel.cuh"
@@ -36,13 +37,20 @@ class KernelLaunch {
 
   // One launch of the chosen kernel. A group of vectors runs the one kernel that reads A once for
   // all of them (slots a row: group_slots), with the chunks of the long rows where the plan shares
-  // them out.
+  // them out. launch_per_vector.cuh gives the lanes packs of vectors wherever x's rows are
+  // contiguous; elsewhere they take packs where group_takes_packs says so.
   template <class Args>
   void operator()(const Args& args, cudaStream_t stream) const {
     if constexpr (Args::kVectors > 1) {
+      const bool x_rows_contiguous = args.x_col_stride == 1;
+      constexpr int kPack = pack_for_width<typename Args::value_type>(Args::kVectors);
+      if constexpr (Args::kVectorsPerLane < kPack) {
+        if (group_takes_packs(inputs_, choice_, Args::kVectors, x_rows_contiguous)) {
+          return (*this)(with_vectors_per_lane<kPack>(args), stream);
+        }
+      }
       const bool shared_out = long_row_chunks_.num_chunks > 0;
-      launch_vector_group(args,
-                          group_slots(inputs_, choice_, Args::kVectors, args.x_col_stride == 1),
+      launch_vector_group(args, group_slots(inputs_, choice_, Args::kVectors, x_rows_contiguous),
                           shared_out ? inputs_.device.policy.long_row_entries
                                      : std::numeric_limits<std::int64_t>::max(),
                           long_row_chunks_, stream);
