@@ -295,8 +295,8 @@ TEST(CudaChoice, GroupSlots) {
   // Latency-bound Auto Vector: the most slots whose threads stay within 768 a SM (132 SMs:
   // 101,376 threads), at least Vector's 16 lanes, at most a warp's lanes. 10,000 rows: 5,000
   // groups of 2 rows; fp64 packs of 2 at width 8: 4 lanes a slot, so 4 slots take 80,000 threads
-  // (8 would take 160,000), whether x's rows are contiguous or not (packs either way, since one
-  // vector a lane, 8 lanes a slot, would take 2: 4 would take 160,000).
+  // (8 would take 160,000). LayoutLeft read in place takes them too: one vector a lane, 8 lanes a
+  // slot, would take 2 (4 would take 160,000), which a row of 20 outwalks (GroupTakesPacks).
   const PlanInputs small = inputs(square(10'000, 10, 20));
   ASSERT_EQ(choose(small).algorithm, Algorithm::Vector);
   EXPECT_EQ(group_slots(small, choose(small), 8, true), 4);
