@@ -6,7 +6,7 @@ test that fails under it.
     tools/gpu_sanitizers.py BUILD_DIR OUTPUT_DIR [--tools memcheck,racecheck,initcheck,synccheck]
                             [--label-regex 'cuda|unit'] [--tests-regex '^kspmv_(cuda|kokkos)_']
                             [--exclude-regex soak] [--jobs N] [--sanitizer PATH] [--resume]
-                            [--deadline SECONDS]
+                            [--deadline SECONDS] [--split PARTS]
 
 The tests are those ctest lists in BUILD_DIR with a label matching --label-regex (ctest -L) and a
 name matching --tests-regex (ctest -R) and not --exclude-regex (ctest -E; e.g. the soak test, whose
@@ -19,8 +19,9 @@ sitting: runs still going that many seconds after the start are stopped (the too
 it) and listed as stopped, those not started by then are left out, and --resume runs both later; a
 sitting cut short from outside keeps only the runs that had ended. Under racecheck a test takes many
 times as long as under memcheck, and the tools slow one another down on one GPU: a few runs side
-by side end sooner than many. Exit status 0 when every run finished with its test passing and the
-tool's error summary at zero, 1 otherwise. Progress goes to standard error, a line a finished run.
+by side end sooner than many; --split cuts each GoogleTest shard into parts short enough for a
+sitting. Exit status 0 when every run finished with its test passing and the tool's error summary at
+zero, 1 otherwise. Progress goes to standard error, a line a finished run.
 """
 
 import argparse
@@ -69,6 +70,26 @@ def listed_tests(build_dir, label_regex, tests_regex, exclude_regex=None):
         tests.append((test["name"], test["command"], properties.get("WORKING_DIRECTORY", str(build_dir)),
                       environment))
     return tests
+
+
+def split_shards(tests, parts):
+    """Each test that runs one GoogleTest shard (GTEST_TOTAL_SHARDS of n, GTEST_SHARD_INDEX i) as
+    `parts` tests: shard i + n*j of n*parts for j < parts. GoogleTest gives test t to the shard
+    t mod n*parts, so these parts hold exactly shard i's tests (t mod n = i), and a part short enough
+    for one sitting can finish where the whole shard under racecheck cannot."""
+    if parts == 1:
+        return tests
+    split = []
+    for name, command, working_directory, environment in tests:
+        if "GTEST_TOTAL_SHARDS" not in environment or "GTEST_SHARD_INDEX" not in environment:
+            split.append((name, command, working_directory, environment))
+            continue
+        total, index = int(environment["GTEST_TOTAL_SHARDS"]), int(environment["GTEST_SHARD_INDEX"])
+        for part in range(parts):
+            split.append((f"{name}.part{part}of{parts}", command, working_directory,
+                          {**environment, "GTEST_TOTAL_SHARDS": str(total * parts),
+                           "GTEST_SHARD_INDEX": str(index + total * part)}))
+    return split
 
 
 def run_until(command, deadline, **popen_arguments):
@@ -152,6 +173,9 @@ def main(argv=None):
     parser.add_argument("--tests-regex", default=".", help="ctest -R: of those, the names to run")
     parser.add_argument("--exclude-regex", help="ctest -E: of those, the names to leave out")
     parser.add_argument("--jobs", type=int, default=4, help="runs side by side")
+    parser.add_argument("--split", type=int, default=1, metavar="PARTS",
+                        help="run each GoogleTest shard (a test with GTEST_TOTAL_SHARDS in its "
+                             "environment) as this many parts, each a run of its own")
     parser.add_argument("--sanitizer", default="compute-sanitizer", help="the compute-sanitizer program")
     parser.add_argument("--resume", action="store_true",
                         help="keep the runs OUTPUT_DIR/summary.json holds and run only the others "
@@ -165,7 +189,10 @@ def main(argv=None):
     unknown = [tool for tool in tools if tool not in TOOL_OPTIONS]
     if unknown:
         parser.error(f"unknown tool(s) {', '.join(unknown)}; known: {', '.join(TOOL_OPTIONS)}")
-    tests = listed_tests(args.build_dir, args.label_regex, args.tests_regex, args.exclude_regex)
+    if args.split < 1:
+        parser.error(f"--split {args.split}: the parts of a shard are at least 1")
+    tests = split_shards(listed_tests(args.build_dir, args.label_regex, args.tests_regex, args.exclude_regex),
+                         args.split)
     if not tests:
         print(f"gpu_sanitizers: no test in {args.build_dir} has a label matching '{args.label_regex}' "
               f"and a name matching '{args.tests_regex}'", file=sys.stderr)

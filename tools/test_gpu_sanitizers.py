@@ -23,6 +23,8 @@ add_test(NAME first COMMAND "{python}" -c "import os, sys; sys.exit(os.environ['
 set_tests_properties(first PROPERTIES LABELS cuda ENVIRONMENT SHARD=0)
 add_test(NAME second COMMAND "{python}" -c "import os, pathlib, sys, time; mark = pathlib.Path(os.environ.get('SLOW_AGAIN', '/nonexistent/mark')); time.sleep(60 if mark.exists() else 0); mark.parent.exists() and mark.touch(); sys.exit(int(os.environ.get('FAIL_SECOND', '0')))")
 set_tests_properties(second PROPERTIES LABELS "cuda;unit")
+add_test(NAME sharded COMMAND "{python}" -c "import os, sys; n, i = int(os.environ['GTEST_TOTAL_SHARDS']), int(os.environ['GTEST_SHARD_INDEX']); print('shard', i, 'of', n); sys.exit(i % 3 != 1 or n % 3 != 0)")
+set_tests_properties(sharded PROPERTIES LABELS sharded ENVIRONMENT "GTEST_TOTAL_SHARDS=3;GTEST_SHARD_INDEX=1")
 add_test(NAME host_only COMMAND "{python}" -c "pass")
 set_tests_properties(host_only PROPERTIES LABELS unit)
 """
@@ -160,6 +162,22 @@ class GpuSanitizers(unittest.TestCase):
         self.assertEqual(result.returncode, 1, "runs never started are not clean")
         self.assertEqual(runs, {})
         self.assertIn("0 stopped at the deadline and 2 not started", result.stderr)
+
+    def test_split_runs_a_shard_as_parts_that_hold_its_tests(self):
+        result, runs, output = self.sanitize("--tools", "memcheck", "--label-regex", "sharded|cuda", "--split", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(set(runs), {("memcheck", "first"), ("memcheck", "second"),
+                                     ("memcheck", "sharded.part0of2"), ("memcheck", "sharded.part1of2")},
+                         "tests without a GoogleTest shard run whole")
+        self.assertIn("shard 1 of 6", (output / "memcheck" / "sharded.part0of2.log").read_text())
+        self.assertIn("shard 4 of 6", (output / "memcheck" / "sharded.part1of2.log").read_text())
+        result, runs, _ = self.sanitize("--tools", "memcheck", "--label-regex", "sharded")
+        self.assertEqual(set(runs), {("memcheck", "sharded")})
+        self.assertIn("shard 1 of 3", (pathlib.Path(self.temporary.name) / f"out{self.runs}" / "memcheck" /
+                                       "sharded.log").read_text())
+        result, _, _ = self.sanitize("--split", "0")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--split 0", result.stderr)
 
     def test_an_unknown_tool_is_refused(self):
         result, _, _ = self.sanitize("--tools", "memcheck,leakcheck")
