@@ -1,8 +1,8 @@
 // Every rule of Auto's choice for the CUDA backend (plan/choice.cpp), on plain inputs: the kernel,
 // the rows' regularity, Vector's lanes, the long rows' chunks, the compressed column forms and
-// their refusals, the rank-2 rules (group slots, vectors a pass, the row-major copy of x). Each
-// table sits on the boundary of its rule, so a rule moved by one step fails here. The transposed
-// calls' rules are in transposed_choice_test.cpp.
+// their refusals, the rank-2 rules (group slots and rows, vectors a pass, the row-major copy of
+// x). Each table sits on the boundary of its rule, so a rule moved by one step fails here. The
+// transposed calls' rules are in transposed_choice_test.cpp.
 
 #include <gtest/gtest.h>
 
