@@ -1,8 +1,8 @@
 // Every rule of Auto's choice for the CUDA backend (plan/choice.cpp), on plain inputs: the kernel,
 // the rows' regularity, Vector's lanes, the long rows' chunks, the compressed column forms and
-// their refusals, the rank-2 rules (group slots, vectors a pass, the row-major copy of x). Each
-// table sits on the boundary of its rule, so a rule moved by one step fails here. The transposed
-// calls' rules are in transposed_choice_test.cpp.
+// their refusals, the rank-2 rules (group slots and rows, vectors a pass, the row-major copy of
+// x). Each table sits on the boundary of its rule, so a rule moved by one step fails here. The
+// transposed calls' rules are in transposed_choice_test.cpp.
 
 #include <gtest/gtest.h>
 
@@ -366,6 +366,35 @@ TEST(CudaChoice, GroupTakesPacks) {
   const PlanInputs smaller_irregular = inputs(square(2'000, 10, 1000));
   ASSERT_EQ(choose(smaller_irregular).algorithm, Algorithm::Adaptive);
   EXPECT_FALSE(left_takes_packs(smaller_irregular, 8));
+}
+
+TEST(CudaChoice, GroupRows) {
+  // One row a group where the groups of one row fit the 101,376 resident threads (132 SMs of 768),
+  // two otherwise. Width 32 in fp64: packs of 2, 16 lanes a slot, and one slot for rows of up to 8
+  // (no slot outwalks them): 6,336 rows take 101,376 threads, 6,337 rows one more row's 16.
+  const PlanInputs fits = inputs(square(6'336, 4, 8));
+  ASSERT_EQ(choose(fits).algorithm, Algorithm::Vector);
+  ASSERT_EQ(group_slots(fits, choose(fits), 32, true), 1);
+  EXPECT_EQ(group_rows(fits, choose(fits), 32, true), 1);
+  const PlanInputs one_more = inputs(square(6'337, 4, 8));
+  ASSERT_EQ(group_slots(one_more, choose(one_more), 32, true), 1);
+  EXPECT_EQ(group_rows(one_more, choose(one_more), 32, true), 2);
+  // The lanes are those of the form the group takes: LayoutLeft read in place, one vector a lane
+  // (32 lanes a slot), passes the resident threads at 3,169 rows, where packs do not.
+  const PlanInputs left = inputs(square(3'169, 4, 8));
+  ASSERT_FALSE(group_takes_packs(left, choose(left), 32, false));
+  EXPECT_EQ(group_rows(left, choose(left), 32, false), 2);
+  EXPECT_EQ(group_rows(left, choose(left), 32, true), 1);
+  EXPECT_EQ(group_rows(inputs(square(3'168, 4, 8)), choose(inputs(square(3'168, 4, 8))), 32, false),
+            1);
+  // 10,000 rows of up to 20 at width 8: 4 slots of 4 lanes take 160,000 threads a row a group;
+  // 2,000 rows take 32,000. Past the latency bound the rows are far more than the resident threads.
+  const PlanInputs small = inputs(square(10'000, 10, 20));
+  EXPECT_EQ(group_rows(small, choose(small), 8, true), 2);
+  const PlanInputs smaller = inputs(square(2'000, 10, 20));
+  EXPECT_EQ(group_rows(smaller, choose(smaller), 8, true), 1);
+  const PlanInputs large = inputs(stencil());
+  EXPECT_EQ(group_rows(large, choose(large), 8, true), 2);
 }
 
 TEST(CudaChoice, VectorsPerPass) {

@@ -60,7 +60,7 @@ struct MergePathShape {
 // The group kernel of rank-2 calls (vector_group_kernel.cuh): 256 threads a block, and rows taken
 // kGroupRows at a time by a group, their starts and first entries loaded together: 2 rows ran the
 // 27-point stencil and uniform_2000000_k16 faster than 1 or 4 (fp64, k = 8, LayoutRight, one vector
-// a lane; DR-10).
+// a lane; DR-10). Where every group of one row is resident at once, one row (group_rows, DR-67).
 inline constexpr int kVectorGroupBlockThreads = 256;
 inline constexpr int kGroupRows = 2;
 

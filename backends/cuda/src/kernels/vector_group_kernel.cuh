@@ -8,10 +8,11 @@
 // (kEntriesPerLane a lane, coalesced), hands them to the slots by shuffles, and issues the x loads
 // of several steps together; at the end the slots' sums are added in a fixed tree order:
 // deterministic, like every kernel here, and the same bits whatever the pack, since the slots and
-// their order do not depend on it. A group takes kGroupRows rows in turn, their starts and first
-// entries loaded together, so that a row's DRAM round trips overlap its neighbour's (kGroupRows:
-// launch_shapes.hpp). Rows longer than `longest_own_row` are skipped: long_row_chunks.cuh shares
-// them out over warps, in the same launch (vector_group_launch.cuh).
+// their order do not depend on it. A group takes `rows` rows in turn (1 or kGroupRows: the plan's
+// group_rows), their starts and first entries loaded together, so that a row's DRAM round trips
+// overlap its neighbour's (launch_shapes.hpp); a row's sums do not depend on which group takes it.
+// Rows longer than `longest_own_row` are skipped: long_row_chunks.cuh shares them out over warps,
+// in the same launch (vector_group_launch.cuh).
 
 #include <cuda_runtime_api.h>
 
@@ -220,20 +221,21 @@ __device__ inline void store_sums(const Args& args, const GroupLane<Args>& me, s
   }
 }
 
-// The rows kGroupRows * (thread / lanes) onwards of a group of slots * (Width / pack) lanes; thread
-// counts the launch's threads that take rows.
+// A group of slots * (Width / pack) lanes takes `rows` rows (1 to kGroupRows) from row rows *
+// (thread / lanes) on; thread counts the launch's threads that take rows.
 template <class Args>
-__device__ inline void multiply_group_rows(const Args& args, int slots,
+__device__ inline void multiply_group_rows(const Args& args, int slots, int rows,
                                            std::int64_t longest_own_row, std::int64_t thread) {
   const int lanes = slots * kLanesPerSlot<Args>;
-  const std::int64_t first_row = (thread >> (__ffs(lanes) - 1)) * kGroupRows;
+  const std::int64_t first_row = (thread >> (__ffs(lanes) - 1)) * rows;
+  const std::int64_t end_row = first_row + rows < args.num_rows ? first_row + rows : args.num_rows;
   const GroupLane<Args> me(args, slots, static_cast<int>(threadIdx.x) & (lanes - 1));
-  // Rows past the end are empty (they start where the matrix ends) and still take part: the
-  // shuffles below need the whole warp.
+  // Places past the group's rows are empty (they start where its rows end) and still take part:
+  // the shuffles below need the whole warp.
   std::int64_t starts[kGroupRows + 1];
 #pragma unroll
   for (int r = 0; r <= kGroupRows; ++r) {
-    starts[r] = args.row_begin(first_row + r < args.num_rows ? first_row + r : args.num_rows);
+    starts[r] = args.row_begin(first_row + r < end_row ? first_row + r : end_row);
   }
   std::int64_t ends[kGroupRows];
   bool mine[kGroupRows];
@@ -242,7 +244,7 @@ __device__ inline void multiply_group_rows(const Args& args, int slots,
   for (int r = 0; r < kGroupRows; ++r) {
     const bool own_row = starts[r + 1] - starts[r] <= longest_own_row;
     ends[r] = own_row ? starts[r + 1] : starts[r];
-    mine[r] = own_row && me.slot == 0 && me.active && first_row + r < args.num_rows;
+    mine[r] = own_row && me.slot == 0 && me.active && first_row + r < end_row;
     first_batches[r] = load_entries(args, me, starts[r], ends[r]);
     if (mine[r]) {
 #pragma unroll
@@ -253,6 +255,7 @@ __device__ inline void multiply_group_rows(const Args& args, int slots,
   }
 #pragma unroll
   for (int r = 0; r < kGroupRows; ++r) {
+    if (r == rows) break;  // the same in every lane: a launch's groups take as many rows
     const std::int64_t end = ends[r];
     LaneSums<Args> sums{};
     multiply_batch(args, me, first_batches[r], batch_length(starts[r], end, me.batch_entries),

@@ -18,7 +18,7 @@ namespace kspmv::cuda::detail {
 
 template <class Args>
 __global__ void __launch_bounds__(kVectorGroupBlockThreads)
-    vector_group_spmv_kernel(Args args, int slots, std::int64_t longest_own_row,
+    vector_group_spmv_kernel(Args args, int slots, int rows, std::int64_t longest_own_row,
                              LongRowChunks<typename Args::value_type> chunks,
                              unsigned chunk_blocks) {
   if (blockIdx.x < chunk_blocks) {
@@ -26,24 +26,25 @@ __global__ void __launch_bounds__(kVectorGroupBlockThreads)
                             blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x);
   } else {
     multiply_group_rows(
-        args, slots, longest_own_row,
+        args, slots, rows, longest_own_row,
         (blockIdx.x - chunk_blocks) * static_cast<std::int64_t>(blockDim.x) + threadIdx.x);
   }
 }
 
 // slots: a power of two, at most 32 / (Width / pack); a row takes slots * (Width / pack) lanes.
-// Rows longer than longest_own_row are the chunks' (none where the table is empty).
+// rows: a group's, 1 to kGroupRows. Rows longer than longest_own_row are the chunks' (none where
+// the table is empty).
 template <class Args>
-void launch_vector_group(const Args& args, int slots, std::int64_t longest_own_row,
+void launch_vector_group(const Args& args, int slots, int rows, std::int64_t longest_own_row,
                          const LongRowChunks<typename Args::value_type>& chunks,
                          cudaStream_t stream) {
-  const std::int64_t groups = (args.num_rows + kGroupRows - 1) / kGroupRows;
+  const std::int64_t groups = (args.num_rows + rows - 1) / rows;
   const unsigned chunk_blocks =
       grid_for(chunks.num_chunks * kChunkLanes<Args>, kVectorGroupBlockThreads);
   const unsigned row_blocks =
       grid_for(groups * slots * kLanesPerSlot<Args>, kVectorGroupBlockThreads);
   vector_group_spmv_kernel<<<chunk_blocks + row_blocks, kVectorGroupBlockThreads, 0, stream>>>(
-      args, slots, longest_own_row, chunks, chunk_blocks);
+      args, slots, rows, longest_own_row, chunks, chunk_blocks);
 }
 
 }  // namespace kspmv::cuda::detail

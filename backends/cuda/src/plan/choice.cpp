@@ -82,9 +82,10 @@ std::string gigabytes_text(double bytes) {
   return one_decimal(bytes * 1e-9);
 }
 
-// The threads of a group-kernel launch whose rows take `slots` slots of `lanes` lanes.
-std::int64_t group_threads(const PlanInputs& inputs, int slots, int lanes) {
-  const std::int64_t groups = (inputs.matrix.rows + kGroupRows - 1) / kGroupRows;
+// The threads of a group-kernel launch whose groups take `rows` rows each, in `slots` slots of
+// `lanes` lanes.
+std::int64_t group_threads(const PlanInputs& inputs, int slots, int lanes, int rows = kGroupRows) {
+  const std::int64_t groups = (inputs.matrix.rows + rows - 1) / rows;
   return groups * slots * lanes;
 }
 
@@ -317,6 +318,16 @@ bool group_takes_packs(const PlanInputs& inputs, const Choice& choice, int width
 int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous) {
   return slots_a_row(inputs, choice, width, x_rows_contiguous,
                      group_takes_packs(inputs, choice, width, x_rows_contiguous));
+}
+
+// Where every group of one row is resident at once, the call lasts one group's chain of loads, and
+// a second row in the same group only lengthens it; where they are not, a group's second row hides
+// its first row's round trips (DR-10, DR-67).
+int group_rows(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous) {
+  const int lanes = lanes_per_slot(inputs.types, width,
+                                   group_takes_packs(inputs, choice, width, x_rows_contiguous));
+  const int slots = group_slots(inputs, choice, width, x_rows_contiguous);
+  return group_threads(inputs, slots, lanes, 1) <= resident_threads(inputs) ? 1 : kGroupRows;
 }
 
 }  // namespace kspmv::cuda::detail

@@ -110,5 +110,7 @@ bool group_takes_packs(const PlanInputs& inputs, const Choice& choice, int width
                        bool x_rows_contiguous);
 // Slots a row of the group kernel, `width` vectors at a time, its lanes as group_takes_packs says.
 int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous);
+// Rows a group of the group kernel takes in turn (1 or kGroupRows), its slots and lanes as above.
+int group_rows(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous);
 
 }  // namespace kspmv::cuda::detail

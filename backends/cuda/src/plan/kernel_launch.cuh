@@ -36,9 +36,9 @@ class KernelLaunch {
         long_row_chunks_(long_row_chunks) {}
 
   // One launch of the chosen kernel. A group of vectors runs the one kernel that reads A once for
-  // all of them (slots a row: group_slots), with the chunks of the long rows where the plan shares
-  // them out. launch_per_vector.cuh gives the lanes packs of vectors wherever x's rows are
-  // contiguous; elsewhere they take packs where group_takes_packs says so.
+  // all of them (slots a row: group_slots; rows a group: group_rows), with the chunks of the long
+  // rows where the plan shares them out. launch_per_vector.cuh gives the lanes packs of vectors
+  // wherever x's rows are contiguous; elsewhere they take packs where group_takes_packs says so.
   template <class Args>
   void operator()(const Args& args, cudaStream_t stream) const {
     if constexpr (Args::kVectors > 1) {
@@ -51,6 +51,7 @@ class KernelLaunch {
       }
       const bool shared_out = long_row_chunks_.num_chunks > 0;
       launch_vector_group(args, group_slots(inputs_, choice_, Args::kVectors, x_rows_contiguous),
+                          group_rows(inputs_, choice_, Args::kVectors, x_rows_contiguous),
                           shared_out ? inputs_.device.policy.long_row_entries
                                      : std::numeric_limits<std::int64_t>::max(),
                           long_row_chunks_, stream);
