@@ -191,8 +191,8 @@ def main(argv=None):
         parser.error(f"unknown tool(s) {', '.join(unknown)}; known: {', '.join(TOOL_OPTIONS)}")
     if args.split < 1:
         parser.error(f"--split {args.split}: the parts of a shard are at least 1")
-    tests = split_shards(listed_tests(args.build_dir, args.label_regex, args.tests_regex, args.exclude_regex),
-                         args.split)
+    listed = listed_tests(args.build_dir, args.label_regex, args.tests_regex, args.exclude_regex)
+    tests = split_shards(listed, args.split)
     if not tests:
         print(f"gpu_sanitizers: no test in {args.build_dir} has a label matching '{args.label_regex}' "
               f"and a name matching '{args.tests_regex}'", file=sys.stderr)

@@ -164,17 +164,17 @@ class GpuSanitizers(unittest.TestCase):
         self.assertIn("0 stopped at the deadline and 2 not started", result.stderr)
 
     def test_split_runs_a_shard_as_parts_that_hold_its_tests(self):
-        result, runs, output = self.sanitize("--tools", "memcheck", "--label-regex", "sharded|cuda", "--split", "2")
+        result, runs, output = self.sanitize("--tools", "memcheck", "--label-regex", "sharded|cuda",
+                                             "--split", "2")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(set(runs), {("memcheck", "first"), ("memcheck", "second"),
                                      ("memcheck", "sharded.part0of2"), ("memcheck", "sharded.part1of2")},
                          "tests without a GoogleTest shard run whole")
         self.assertIn("shard 1 of 6", (output / "memcheck" / "sharded.part0of2.log").read_text())
         self.assertIn("shard 4 of 6", (output / "memcheck" / "sharded.part1of2.log").read_text())
-        result, runs, _ = self.sanitize("--tools", "memcheck", "--label-regex", "sharded")
+        result, runs, output = self.sanitize("--tools", "memcheck", "--label-regex", "sharded")
         self.assertEqual(set(runs), {("memcheck", "sharded")})
-        self.assertIn("shard 1 of 3", (pathlib.Path(self.temporary.name) / f"out{self.runs}" / "memcheck" /
-                                       "sharded.log").read_text())
+        self.assertIn("shard 1 of 3", (output / "memcheck" / "sharded.log").read_text())
         result, _, _ = self.sanitize("--split", "0")
         self.assertEqual(result.returncode, 2)
         self.assertIn("--split 0", result.stderr)

@@ -363,6 +363,7 @@ TYPED_TEST(CudaPlanTest, RankTwoPacksReadAtOnceGiveTheBitsOfPacksReadApart) {
   const auto regular = this->random_matrix(3000, 2500, RowShape{10, 60});
   const auto irregular = this->matrix_with_row_lengths(
       4400, 3600, [](std::int64_t i) { return i % 400 == 7 ? 3000 : i % 51; }, 11);
+  // An odd count of rows: the last group of two rows holds one.
   const auto large = this->random_matrix(40001, 36000, RowShape{22, 32});
   ASSERT_GE(large.num_entries(), std::int64_t{1} << 20);
   const Layout right{true, 0, 0};
