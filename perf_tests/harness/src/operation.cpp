@@ -22,6 +22,8 @@ const std::vector<Operation>& suite_operations(bool complex) {
       {Mode::NoTranspose, 1, true},
       {Mode::NoTranspose, 0, false},
       {Mode::Transpose, 0, false},
+      {Mode::NoTranspose, 0, true, 2, false},
+      {Mode::NoTranspose, 0, true, 2, true},
       {Mode::NoTranspose, 0, true, 4, false},
       {Mode::NoTranspose, 0, true, 4, true},
       {Mode::NoTranspose, 0, true, 8, false},

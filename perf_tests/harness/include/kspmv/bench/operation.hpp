@@ -23,7 +23,7 @@ struct Operation {
 };
 
 // Every suite measures, in real precisions, y = A x, y = A^T x, y = A x + y, y = A x without a
-// handle, and Y = A X for 4, 8 and 16 vectors in both layouts; in complex ones y = A x and
+// handle, and Y = A X for 2, 4, 8 and 16 vectors in both layouts; in complex ones y = A x and
 // y = A^H x.
 const std::vector<Operation>& suite_operations(bool complex);
 
