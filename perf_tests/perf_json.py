@@ -44,7 +44,8 @@ REGISTRATION_SUFFIX = re.compile(
 
 CSV_COLUMNS = ("matrix", "backend", "algorithm", "chosen_algorithm", "precision", "operation", "vectors",
                "layout", "rows", "cols",
-               "nnz", "setup_seconds", "seconds_per_call", "gb_per_s", "gflop_per_s",
+               "nnz", "setup_seconds", "seconds_per_call", "launch_floor_seconds", "gb_per_s",
+               "gflop_per_s",
                "arithmetic_intensity", "roofline_fraction", "read_bytes_per_nonzero",
                "read_roofline_fraction", "cache_resident", "relative_error", "plan", "speedup_vs")
 
@@ -439,7 +440,8 @@ def load_run(path):
 
 
 def write_csv(run, path):
-    """run.csv: one row per record; empty cells for figures a wrong record does not have."""
+    """run.csv: one row per record, with the run's launch floor on each (empty where the run did
+    not measure it); empty cells for figures a wrong record does not have."""
     def cell(value):
         if value is None:
             return ""
@@ -450,9 +452,11 @@ def write_csv(run, path):
     with open(path, "w", encoding="utf-8", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(CSV_COLUMNS)
+        floor = run["launch_floor"]["seconds"] if run.get("launch_floor") else None
         for r in run["records"]:
             speedups = " ".join(f"{b}={ratio!r}" for b, ratio in r["speedup_vs"].items())
-            writer.writerow([cell(r[c]) for c in CSV_COLUMNS[:-1]] + [speedups])
+            figures = {**r, "launch_floor_seconds": floor}
+            writer.writerow([cell(figures[c]) for c in CSV_COLUMNS[:-1]] + [speedups])
 
 
 def main(argv):

@@ -667,8 +667,10 @@ class PerfJsonTest(unittest.TestCase):
                 rows = list(csv.DictReader(f))
         self.assertEqual(tuple(rows[0]), perf_json.CSV_COLUMNS)
         self.assertEqual(len(rows), len(run["records"]))
+        self.assertIsNotNone(run["launch_floor"])
         for row, record in zip(rows, run["records"]):
             self.assertEqual(row["matrix"], record["matrix"])
+            self.assertEqual(float(row["launch_floor_seconds"]), run["launch_floor"]["seconds"])
             if record["correct"]:
                 self.assertEqual(float(row["seconds_per_call"]), record["seconds_per_call"])
                 self.assertEqual(row["cache_resident"], "1")
@@ -676,8 +678,14 @@ class PerfJsonTest(unittest.TestCase):
                 self.assertEqual(row["seconds_per_call"], "")
             ratios = dict(pair.split("=") for pair in row["speedup_vs"].split())
             self.assertEqual({b: float(v) for b, v in ratios.items()}, record["speedup_vs"])
-        print("perf_json: run.csv has one row per record, speedup_vs as baseline=ratio pairs, "
-              "empty cells for a wrong record")
+        run["launch_floor"] = None
+        with tempfile.TemporaryDirectory() as scratch:
+            path = os.path.join(scratch, "run.csv")
+            perf_json.write_csv(run, path)
+            with open(path, encoding="utf-8", newline="") as f:
+                self.assertEqual({row["launch_floor_seconds"] for row in csv.DictReader(f)}, {""})
+        print("perf_json: run.csv has one row per record, the run's launch floor on each (empty "
+              "without one), speedup_vs as baseline=ratio pairs, empty cells for a wrong record")
 
 
 if __name__ == "__main__":
