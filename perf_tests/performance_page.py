@@ -5,7 +5,8 @@ speedup over the best baseline of the same run on every matrix (the baseline's t
 kspmv's; > 1: kspmv is faster), summarised as a geometric mean with its range, generated, real
 (tuned on) and held-out matrices apart (matrix_sets.py); and, where a run measured them, the bytes kspmv Auto's large one-vector
 calls read in the form the plan keeps A, beside the CSR bytes, each as a fraction of the run's copy
-bandwidth.
+bandwidth; and, where a run measured its launch floor, the several-vector calls on the real matrices
+as time above that floor, kspmv beside the best baseline.
 
   perf_tests/performance_page.py [--sources docs/performance_sources.json]
                                  [--targets docs/performance_targets.json (beside the sources)]
@@ -34,6 +35,7 @@ import csv
 import json
 import os
 import re
+import statistics
 import sys
 
 from matrix_sets import SETS, matrix_set
@@ -227,6 +229,58 @@ def bytes_read_lines(path):
     return lines + [""]
 
 
+def above_floor_rows(path):
+    """(precision, operation, matrices, least matrix, its speedup, kspmv Auto's and the best
+    baseline's time above the launch floor on it, and each's median over the matrices) of the
+    several-vector calls on the real matrices, where the run measured its launch floor (an empty
+    kernel's call): these calls last a few floors, so the time above it is what a kernel adds."""
+    with open(path, newline="") as f:
+        floor = next((float(row["launch_floor_seconds"]) for row in csv.DictReader(f)
+                      if row.get("launch_floor_seconds")), None)
+    if floor is None:
+        return []
+    rows = []
+    for (precision, operation), by_matrix in sorted(read_records(path).items()):
+        if not re.match(r"^N_k\d+_(left|right)$", operation):
+            continue
+        real = {m: times for m, times in by_matrix.items() if matrix_set(m) == "real"}
+        ratios = speedups(real, KSPMV + "/Auto")
+        if not ratios:
+            continue
+        least = min(ratios, key=lambda m: ratios[m][0])
+        ratio, best = ratios[least]
+        kspmv_above = [real[m][KSPMV + "/Auto"] - floor for m in ratios]
+        best_above = [real[m][b] - floor for m, (_, b) in ratios.items()]
+        rows.append((precision, operation, len(ratios), least, ratio,
+                     real[least][KSPMV + "/Auto"] - floor, real[least][best] - floor,
+                     statistics.median(kspmv_above), statistics.median(best_above)))
+    return rows
+
+
+def above_floor_lines(path):
+    """The run's table of several-vector calls above the launch floor (above_floor_rows), or
+    nothing."""
+    rows = above_floor_rows(path)
+    if not rows:
+        return []
+    lines = ["Several vectors on the real matrices, time above the launch floor (an empty kernel's "
+             "call on the same instance, in the same run): on the matrix kspmv Auto gains least "
+             "on, and the median over the matrices, kspmv Auto beside the best baseline.", "",
+             "| precision | call | matrices | least matrix | speedup | kspmv above floor | best "
+             "baseline above floor | median: kspmv | median: best baseline |",
+             "|---|---|--:|---|--:|--:|--:|--:|--:|"]
+    for (precision, operation, count, least, ratio, kspmv_above, best_above, kspmv_median,
+         best_median) in rows:
+        lines.append(f"| {precision} | {operation_text(operation)} | {count} | {least} | "
+                     f"{ratio:.2f}x | {microseconds(kspmv_above)} | {microseconds(best_above)} | "
+                     f"{microseconds(kspmv_median)} | {microseconds(best_median)} |")
+    return lines + [""]
+
+
+def microseconds(seconds):
+    return f"{seconds * 1e6:.2f} us"
+
+
 def chart(run, path):
     """Per-matrix speedup of kspmv/Auto in the run's first operation, in fp64 where the run has
     it; False without matplotlib."""
@@ -353,6 +407,7 @@ def render(sources, rows_by_run, charts, targets_lines=()):
         if chart_file:
             lines += [f"![per-matrix speedup]({chart_file})", ""]
         lines += bytes_read_lines(run["path"])
+        lines += above_floor_lines(run["path"])
     if not charts:
         lines += ["(No charts: matplotlib was missing when the page was generated.)", ""]
     return "\n".join(lines)

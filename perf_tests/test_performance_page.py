@@ -151,6 +151,42 @@ class PerformancePageTest(unittest.TestCase):
         print("performance_page: the bytes a large one-vector call reads beside its CSR bytes, "
               "each as a fraction of the copy bandwidth")
 
+    def test_several_vectors_above_the_launch_floor(self):
+        path = os.path.join(self.dir.name, "floor.csv")
+        fields = ["matrix", "backend", "algorithm", "precision", "operation", "seconds_per_call",
+                  "launch_floor_seconds"]
+        floor = 3e-6
+        with open(path, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=fields)
+            writer.writeheader()
+            for matrix, backend, algorithm, seconds in [
+                    ("bcsstk13", "kspmv", "Auto", 4e-6), ("bcsstk13", "cuSPARSE", "ALG1", 5e-6),
+                    ("Pd", "kspmv", "Auto", 5e-6), ("Pd", "cuSPARSE", "ALG1", 4e-6),
+                    ("Pd", "cuSPARSE", "ALG3", 3.5e-6), ("west0479", "kspmv", "Auto", 6e-6),
+                    ("west0479", "cuSPARSE", "ALG2", 7e-6),
+                    ("stencil27_20", "kspmv", "Auto", 1e-6),  # generated: left out
+                    ("stencil27_20", "cuSPARSE", "ALG1", 9e-6)]:
+                writer.writerow({"matrix": matrix, "backend": backend, "algorithm": algorithm,
+                                 "precision": "fp32", "operation": "N_k8_right",
+                                 "seconds_per_call": seconds, "launch_floor_seconds": floor})
+            writer.writerow({"matrix": "Pd", "backend": "kspmv", "algorithm": "Auto",
+                             "precision": "fp32", "operation": "N", "seconds_per_call": 1e-5,
+                             "launch_floor_seconds": floor})  # one vector: left out
+        rows = performance_page.above_floor_rows(path)
+        self.assertEqual(len(rows), 1)
+        precision, operation, count, least, ratio, kspmv, best, kspmv_median, best_median = rows[0]
+        self.assertEqual((precision, operation, count, least), ("fp32", "N_k8_right", 3, "Pd"))
+        self.assertAlmostEqual(ratio, 0.7)  # ALG3, the better baseline on Pd
+        self.assertAlmostEqual(kspmv, 2e-6)
+        self.assertAlmostEqual(best, 0.5e-6)
+        self.assertAlmostEqual(kspmv_median, 2e-6)  # of 1, 2 and 3 us
+        self.assertAlmostEqual(best_median, 2e-6)  # of 2, 0.5 and 4 us
+        self.assertIn("| fp32 | Y = A*X, 8 vectors, LayoutRight | 3 | Pd | 0.70x | 2.00 us | "
+                      "0.50 us | 2.00 us | 2.00 us |", performance_page.above_floor_lines(path))
+        self.assertEqual(performance_page.above_floor_lines(self.run_file), [])  # no floor
+        print("performance_page: several-vector calls on the real matrices as time above the "
+              "launch floor, the least matrix and the median, kspmv beside the best baseline")
+
     def test_readme_table_between_its_markers(self):
         run = {"device": "NVIDIA H100 80GB HBM3", "date": "2026-01-01",
                "driver": "kspmv_perf on Kokkos::Cuda", "path": self.run_file}
