@@ -234,14 +234,15 @@ def above_floor_rows(path):
     baseline's time above the launch floor on it, and each's median over the matrices) of the
     several-vector calls on the real matrices, where the run measured its launch floor (an empty
     kernel's call): these calls last a few floors, so the time above it is what a kernel adds."""
+    floors = {}  # a file may join runs, each with its own floor
     with open(path, newline="") as f:
-        floor = next((float(row["launch_floor_seconds"]) for row in csv.DictReader(f)
-                      if row.get("launch_floor_seconds")), None)
-    if floor is None:
-        return []
+        for row in csv.DictReader(f):
+            if row.get("launch_floor_seconds"):
+                floors[(row["precision"], row["operation"])] = float(row["launch_floor_seconds"])
     rows = []
     for (precision, operation), by_matrix in sorted(read_records(path).items()):
-        if not re.match(r"^N_k\d+_(left|right)$", operation):
+        floor = floors.get((precision, operation))
+        if floor is None or not re.match(r"^N_k\d+_(left|right)$", operation):
             continue
         real = {m: times for m, times in by_matrix.items() if matrix_set(m) == "real"}
         ratios = speedups(real, KSPMV + "/Auto")

@@ -172,8 +172,17 @@ class PerformancePageTest(unittest.TestCase):
             writer.writerow({"matrix": "Pd", "backend": "kspmv", "algorithm": "Auto",
                              "precision": "fp32", "operation": "N", "seconds_per_call": 1e-5,
                              "launch_floor_seconds": floor})  # one vector: left out
+            # another run joined in the same file, with a floor of its own
+            for backend, algorithm, seconds in [("kspmv", "Auto", 5e-6),
+                                                ("cuSPARSE", "ALG1", 6e-6)]:
+                writer.writerow({"matrix": "bcsstk13", "backend": backend, "algorithm": algorithm,
+                                 "precision": "fp64", "operation": "N_k8_right",
+                                 "seconds_per_call": seconds, "launch_floor_seconds": 4e-6})
         rows = performance_page.above_floor_rows(path)
-        self.assertEqual(len(rows), 1)
+        self.assertEqual(len(rows), 2)
+        self.assertEqual(rows[1][:4], ("fp64", "N_k8_right", 1, "bcsstk13"))
+        self.assertAlmostEqual(rows[1][5], 1e-6)
+        self.assertAlmostEqual(rows[1][6], 2e-6)
         precision, operation, count, least, ratio, kspmv, best, kspmv_median, best_median = rows[0]
         self.assertEqual((precision, operation, count, least), ("fp32", "N_k8_right", 3, "Pd"))
         self.assertAlmostEqual(ratio, 0.7)  # ALG3, the better baseline on Pd
