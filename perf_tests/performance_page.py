@@ -86,7 +86,8 @@ def summarise(run):
     """The page's rows for one run: (implementation, precision, operation, kind, count, geometric
     mean, least, most, baselines that were best)."""
     rows = []
-    for (precision, operation), by_matrix in sorted(read_records(run["path"]).items()):
+    for (precision, operation), by_matrix in sorted(read_records(run["path"]).items(),
+                                                    key=lambda item: several_first(*item[0])):
         implementations = sorted({name for times in by_matrix.values() for name in times
                                   if name.startswith(KSPMV + "/")})
         for implementation in implementations:
@@ -240,7 +241,8 @@ def above_floor_rows(path):
             if row.get("launch_floor_seconds"):
                 floors[(row["precision"], row["operation"])] = float(row["launch_floor_seconds"])
     rows = []
-    for (precision, operation), by_matrix in sorted(read_records(path).items()):
+    for (precision, operation), by_matrix in sorted(read_records(path).items(),
+                                                    key=lambda item: several_first(*item[0])):
         floor = floors.get((precision, operation))
         if floor is None or not re.match(r"^N_k\d+_(left|right)$", operation):
             continue
@@ -278,8 +280,15 @@ def above_floor_lines(path):
     return lines + [""]
 
 
+def several_first(precision, operation):
+    """Orders call kinds by precision, then several-vector ones by their count of vectors."""
+    several = re.match(r"^N_k(\d+)_(left|right)$", operation)
+    return (precision, int(several.group(1)) if several else 0, operation)
+
+
 def microseconds(seconds):
-    return f"{seconds * 1e6:.2f} us"
+    """A time above the floor; a baseline's median can fall below the floor's fastest batch."""
+    return f"{seconds * 1e6:.2f} us" if seconds > 0 else "at floor"
 
 
 def chart(run, path):

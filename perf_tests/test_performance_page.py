@@ -193,6 +193,7 @@ class PerformancePageTest(unittest.TestCase):
         self.assertIn("| fp32 | Y = A*X, 8 vectors, LayoutRight | 3 | Pd | 0.70x | 2.00 us | "
                       "0.50 us | 2.00 us | 2.00 us |", performance_page.above_floor_lines(path))
         self.assertEqual(performance_page.above_floor_lines(self.run_file), [])  # no floor
+        self.assertEqual(performance_page.microseconds(-1e-8), "at floor")
         print("performance_page: several-vector calls on the real matrices as time above the "
               "launch floor, the least matrix and the median, kspmv beside the best baseline")
 

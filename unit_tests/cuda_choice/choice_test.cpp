@@ -344,13 +344,14 @@ TEST(CudaChoice, GroupTakesPacks) {
   // 2,000 rows of fp32 at width 16: up to 50 entries, 8 slots against 2; up to 12, 2 either way.
   EXPECT_TRUE(left_takes_packs(inputs(square(2'000, 30, 50), h100(), {}, fp32()), 16));
   EXPECT_FALSE(left_takes_packs(inputs(square(2'000, 10, 12), h100(), {}, fp32()), 16));
-  // 8,000 rows of 1 to 3 entries: packs take 4 slots, one vector a lane 2, but 2 slots walk a row
-  // of 3 in one step; so LayoutLeft takes 2 slots, LayoutRight 4.
+  // 8,000 rows of 1 to 3 entries: packs take 2 slots, one vector a lane 1 (more would pass the
+  // resident threads with a row a group, and no slot outwalks a row of 3: DR-68), and neither
+  // needs more; so LayoutLeft takes 1 slot, LayoutRight 2.
   const PlanInputs shortest_rows = inputs(square(8'000, 1, 3));
   ASSERT_EQ(choose(shortest_rows).algorithm, Algorithm::Vector);
   EXPECT_FALSE(left_takes_packs(shortest_rows, 8));
-  EXPECT_EQ(group_slots(shortest_rows, choose(shortest_rows), 8, false), 2);
-  EXPECT_EQ(group_slots(shortest_rows, choose(shortest_rows), 8, true), 4);
+  EXPECT_EQ(group_slots(shortest_rows, choose(shortest_rows), 8, false), 1);
+  EXPECT_EQ(group_slots(shortest_rows, choose(shortest_rows), 8, true), 2);
   // 65,536 rows of 4 to 8 entries: one slot either way, but one vector a lane would take 262,144
   // threads, past the 101,376 resident ones.
   const PlanInputs many_rows = inputs(square(65'536, 4, 8));
@@ -395,6 +396,24 @@ TEST(CudaChoice, GroupRows) {
   EXPECT_EQ(group_rows(smaller, choose(smaller), 8, true), 1);
   const PlanInputs large = inputs(stencil());
   EXPECT_EQ(group_rows(large, choose(large), 8, true), 2);
+}
+
+TEST(CudaChoice, SlotsKeepOneRowAGroupWhereNoSlotOutwalksTheLongestRow) {
+  // Width 8 in fp64: packs of 2, 4 lanes a slot. Rows of up to 5 entries: no slot outwalks them
+  // (8 loads in flight), so slots double only while the groups of one row stay within the 101,376
+  // resident threads: 4 slots (16 lanes a row) for 6,336 rows, 2 for 6,337, each a row a group.
+  const PlanInputs fits = inputs(square(6'336, 2, 5));
+  ASSERT_EQ(choose(fits).algorithm, Algorithm::Vector);
+  EXPECT_EQ(group_slots(fits, choose(fits), 8, true), 4);
+  EXPECT_EQ(group_rows(fits, choose(fits), 8, true), 1);
+  const PlanInputs one_more = inputs(square(6'337, 2, 5));
+  EXPECT_EQ(group_slots(one_more, choose(one_more), 8, true), 2);
+  EXPECT_EQ(group_rows(one_more, choose(one_more), 8, true), 1);
+  // Rows of up to 20 outwalk 2 slots (16 loads in flight): 10,000 of them still take 4 slots,
+  // two rows a group (GroupRows).
+  const PlanInputs long_rows = inputs(square(10'000, 10, 20));
+  EXPECT_EQ(group_slots(long_rows, choose(long_rows), 8, true), 4);
+  EXPECT_EQ(group_rows(long_rows, choose(long_rows), 8, true), 2);
 }
 
 TEST(CudaChoice, VectorsPerPass) {

@@ -109,18 +109,24 @@ int lanes_per_slot(const ValueTypes& types, int width, bool packs) {
 // `width` lanes fill a warp (one vector a lane), packs of vectors take more only while a slot would
 // walk the longest row in more steps than its lanes have x loads in flight: on short rows more
 // slots only add lanes and a longer tree of shuffles, on long rows they shorten each lane's chain
-// of loads (DR-64).
+// of loads (DR-64). Nor do slots grow past those whose groups of one row are all resident unless
+// the longest row outwalks them: the groups would then take two rows in turn (group_rows), and the
+// second row's chain of loads costs more than the slots save where one slot's loads hold the
+// longest row already (DR-68).
 int resident_group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool packs) {
   const int lanes = lanes_per_slot(inputs.types, width, packs);
   const auto more_slots_pay = [&](int slots) {
     return slots * width < 32 || longest_row_outwalks(inputs, slots);
   };
+  const auto resident = [&](int slots, int rows) {
+    return group_threads(inputs, slots, lanes, rows) <= resident_threads(inputs);
+  };
+  const auto room_for_more = [&](int slots) {
+    return resident(2 * slots, 1) ||
+           (longest_row_outwalks(inputs, slots) && resident(2 * slots, kGroupRows));
+  };
   int slots = std::max(1, choice.vector_lanes / width);
-  while (slots * lanes < 32 &&
-         group_threads(inputs, 2 * slots, lanes) <= resident_threads(inputs) &&
-         more_slots_pay(slots)) {
-    slots *= 2;
-  }
+  while (slots * lanes < 32 && more_slots_pay(slots) && room_for_more(slots)) slots *= 2;
   return slots;
 }
 
