@@ -402,18 +402,19 @@ TEST(CudaChoice, SlotsKeepOneRowAGroupWhereNoSlotOutwalksTheLongestRow) {
   // Width 8 in fp64: packs of 2, 4 lanes a slot. Rows of up to 5 entries: no slot outwalks them
   // (8 loads in flight), so slots double only while the groups of one row stay within the 101,376
   // resident threads: 4 slots (16 lanes a row) for 6,336 rows, 2 for 6,337, each a row a group.
-  const PlanInputs fits = inputs(square(6'336, 2, 5));
-  ASSERT_EQ(choose(fits).algorithm, Algorithm::Vector);
-  EXPECT_EQ(group_slots(fits, choose(fits), 8, true), 4);
-  EXPECT_EQ(group_rows(fits, choose(fits), 8, true), 1);
-  const PlanInputs one_more = inputs(square(6'337, 2, 5));
-  EXPECT_EQ(group_slots(one_more, choose(one_more), 8, true), 2);
-  EXPECT_EQ(group_rows(one_more, choose(one_more), 8, true), 1);
-  // Rows of up to 20 outwalk 2 slots (16 loads in flight): 10,000 of them still take 4 slots,
-  // two rows a group (GroupRows).
-  const PlanInputs long_rows = inputs(square(10'000, 10, 20));
-  EXPECT_EQ(group_slots(long_rows, choose(long_rows), 8, true), 4);
-  EXPECT_EQ(group_rows(long_rows, choose(long_rows), 8, true), 2);
+  // Rows of up to 20 outwalk 2 slots (16 loads in flight): 10,000 of them still take 4 slots, two
+  // rows a group (GroupRows).
+  struct Case {
+    std::int64_t rows, mean, longest;
+    int slots, rows_a_group;
+  };
+  for (const Case c :
+       {Case{6'336, 2, 5, 4, 1}, Case{6'337, 2, 5, 2, 1}, Case{10'000, 10, 20, 4, 2}}) {
+    const PlanInputs matrix = inputs(square(c.rows, c.mean, c.longest));
+    ASSERT_EQ(choose(matrix).algorithm, Algorithm::Vector) << c.rows;
+    EXPECT_EQ(group_slots(matrix, choose(matrix), 8, true), c.slots) << c.rows;
+    EXPECT_EQ(group_rows(matrix, choose(matrix), 8, true), c.rows_a_group) << c.rows;
+  }
 }
 
 TEST(CudaChoice, VectorsPerPass) {
