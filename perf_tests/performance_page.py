@@ -87,7 +87,7 @@ def summarise(run):
     mean, least, most, baselines that were best)."""
     rows = []
     for (precision, operation), by_matrix in sorted(read_records(run["path"]).items(),
-                                                    key=lambda item: several_first(*item[0])):
+                                                    key=lambda item: call_order(*item[0])):
         implementations = sorted({name for times in by_matrix.values() for name in times
                                   if name.startswith(KSPMV + "/")})
         for implementation in implementations:
@@ -242,7 +242,7 @@ def above_floor_rows(path):
                 floors[(row["precision"], row["operation"])] = float(row["launch_floor_seconds"])
     rows = []
     for (precision, operation), by_matrix in sorted(read_records(path).items(),
-                                                    key=lambda item: several_first(*item[0])):
+                                                    key=lambda item: call_order(*item[0])):
         floor = floors.get((precision, operation))
         if floor is None or not re.match(r"^N_k\d+_(left|right)$", operation):
             continue
@@ -280,8 +280,9 @@ def above_floor_lines(path):
     return lines + [""]
 
 
-def several_first(precision, operation):
-    """Orders call kinds by precision, then several-vector ones by their count of vectors."""
+def call_order(precision, operation):
+    """Orders call kinds by precision, then one-vector calls before several-vector ones, those by
+    their count of vectors."""
     several = re.match(r"^N_k(\d+)_(left|right)$", operation)
     return (precision, int(several.group(1)) if several else 0, operation)
 
