@@ -93,6 +93,11 @@ std::int64_t resident_threads(const PlanInputs& inputs) {
   return inputs.device.multiprocessors * inputs.device.policy.resident_group_threads_per_sm;
 }
 
+// Whether every group of such a launch is resident at once.
+bool groups_resident(const PlanInputs& inputs, int slots, int lanes, int rows) {
+  return group_threads(inputs, slots, lanes, rows) <= resident_threads(inputs);
+}
+
 // Whether a slot would walk the longest row in more steps than its lanes have x loads in flight
 // (packs are real values: kGroupLoadsInFlight of double).
 bool longest_row_outwalks(const PlanInputs& inputs, int slots) {
@@ -118,12 +123,10 @@ int resident_group_slots(const PlanInputs& inputs, const Choice& choice, int wid
   const auto more_slots_pay = [&](int slots) {
     return slots * width < 32 || longest_row_outwalks(inputs, slots);
   };
-  const auto resident = [&](int slots, int rows) {
-    return group_threads(inputs, slots, lanes, rows) <= resident_threads(inputs);
-  };
   const auto room_for_more = [&](int slots) {
-    return resident(2 * slots, 1) ||
-           (longest_row_outwalks(inputs, slots) && resident(2 * slots, kGroupRows));
+    return groups_resident(inputs, 2 * slots, lanes, 1) ||
+           (longest_row_outwalks(inputs, slots) &&
+            groups_resident(inputs, 2 * slots, lanes, kGroupRows));
   };
   int slots = std::max(1, choice.vector_lanes / width);
   while (slots * lanes < 32 && more_slots_pay(slots) && room_for_more(slots)) slots *= 2;
@@ -318,7 +321,7 @@ bool group_takes_packs(const PlanInputs& inputs, const Choice& choice, int width
   const int one_a_lane = slots_a_row(inputs, choice, width, false, false);
   const bool more_slots_pay = slots_a_row(inputs, choice, width, false, true) > one_a_lane &&
                               longest_row_outwalks(inputs, one_a_lane);
-  return more_slots_pay || group_threads(inputs, one_a_lane, width) > resident_threads(inputs);
+  return more_slots_pay || !groups_resident(inputs, one_a_lane, width, kGroupRows);
 }
 
 int group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool x_rows_contiguous) {
@@ -333,7 +336,7 @@ int group_rows(const PlanInputs& inputs, const Choice& choice, int width, bool x
   const int lanes = lanes_per_slot(inputs.types, width,
                                    group_takes_packs(inputs, choice, width, x_rows_contiguous));
   const int slots = group_slots(inputs, choice, width, x_rows_contiguous);
-  return group_threads(inputs, slots, lanes, 1) <= resident_threads(inputs) ? 1 : kGroupRows;
+  return groups_resident(inputs, slots, lanes, 1) ? 1 : kGroupRows;
 }
 
 }  // namespace kspmv::cuda::detail
