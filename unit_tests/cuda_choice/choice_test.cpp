@@ -344,13 +344,14 @@ TEST(CudaChoice, GroupTakesPacks) {
   // 2,000 rows of fp32 at width 16: up to 50 entries, 8 slots against 2; up to 12, 2 either way.
   EXPECT_TRUE(left_takes_packs(inputs(square(2'000, 30, 50), h100(), {}, fp32()), 16));
   EXPECT_FALSE(left_takes_packs(inputs(square(2'000, 10, 12), h100(), {}, fp32()), 16));
-  // 8,000 rows of 1 to 3 entries: one slot either way, as no slot outwalks a row of 3 (DR-69),
-  // and one vector a lane keeps its groups resident; so LayoutLeft takes one vector a lane.
+  // 8,000 rows of 1 to 3 entries: packs take 2 slots, one vector a lane 1 (more would pass the
+  // resident threads with a row a group, and no slot outwalks a row of 3: DR-68), and neither
+  // needs more; so LayoutLeft takes 1 slot, LayoutRight 2.
   const PlanInputs shortest_rows = inputs(square(8'000, 1, 3));
   ASSERT_EQ(choose(shortest_rows).algorithm, Algorithm::Vector);
   EXPECT_FALSE(left_takes_packs(shortest_rows, 8));
   EXPECT_EQ(group_slots(shortest_rows, choose(shortest_rows), 8, false), 1);
-  EXPECT_EQ(group_slots(shortest_rows, choose(shortest_rows), 8, true), 1);
+  EXPECT_EQ(group_slots(shortest_rows, choose(shortest_rows), 8, true), 2);
   // 65,536 rows of 4 to 8 entries: one slot either way, but one vector a lane would take 262,144
   // threads, past the 101,376 resident ones.
   const PlanInputs many_rows = inputs(square(65'536, 4, 8));
@@ -397,25 +398,22 @@ TEST(CudaChoice, GroupRows) {
   EXPECT_EQ(group_rows(large, choose(large), 8, true), 2);
 }
 
-TEST(CudaChoice, SlotsGrowPastVectorLanesOnlyWhereASlotOutwalksTheLongestRow) {
-  // Width 8 in fp64: packs of 2, 4 lanes a slot; width 2: one lane a slot. A slot holds 8 x loads
-  // in flight. Rows of up to 5 (mean 2): Vector's lanes give one slot, and a slot holds the
-  // longest row, so one slot at either width, however few the rows. Rows of up to 14 (mean 5, 8
-  // lanes): 4 slots at width 2, 1 at width 8, which outwalks them (8 loads) and so takes 2. Rows of
-  // up to 20 (mean 10, 16 lanes): 2 slots at width 8 outwalk them, 4 do not; 10,000 rows then take
-  // two rows a group (GroupRows), 2,000 one.
+TEST(CudaChoice, SlotsKeepOneRowAGroupWhereNoSlotOutwalksTheLongestRow) {
+  // Width 8 in fp64: packs of 2, 4 lanes a slot. Rows of up to 5 entries: no slot outwalks them
+  // (8 loads in flight), so slots double only while the groups of one row stay within the 101,376
+  // resident threads: 4 slots (16 lanes a row) for 6,336 rows, 2 for 6,337, each a row a group.
+  // Rows of up to 20 outwalk 2 slots (16 loads in flight): 10,000 of them still take 4 slots, two
+  // rows a group (GroupRows).
   struct Case {
     std::int64_t rows, mean, longest;
-    int width, slots, rows_a_group;
+    int slots, rows_a_group;
   };
   for (const Case c :
-       {Case{6'336, 2, 5, 8, 1, 1}, Case{6'337, 2, 5, 2, 1, 1}, Case{5'300, 5, 14, 2, 4, 1},
-        Case{5'300, 5, 14, 8, 2, 1}, Case{10'000, 10, 20, 8, 4, 2}, Case{2'000, 10, 20, 8, 4, 1}}) {
+       {Case{6'336, 2, 5, 4, 1}, Case{6'337, 2, 5, 2, 1}, Case{10'000, 10, 20, 4, 2}}) {
     const PlanInputs matrix = inputs(square(c.rows, c.mean, c.longest));
     ASSERT_EQ(choose(matrix).algorithm, Algorithm::Vector) << c.rows;
-    EXPECT_EQ(group_slots(matrix, choose(matrix), c.width, true), c.slots)
-        << c.rows << " rows of up to " << c.longest << ", width " << c.width;
-    EXPECT_EQ(group_rows(matrix, choose(matrix), c.width, true), c.rows_a_group) << c.rows;
+    EXPECT_EQ(group_slots(matrix, choose(matrix), 8, true), c.slots) << c.rows;
+    EXPECT_EQ(group_rows(matrix, choose(matrix), 8, true), c.rows_a_group) << c.rows;
   }
 }
 

@@ -109,19 +109,27 @@ int lanes_per_slot(const ValueTypes& types, int width, bool packs) {
   return packs ? width / pack_for_width(types.real, types.sum_bytes, width) : width;
 }
 
-// Auto's Vector on a latency-bound matrix, rank 2: Vector's lanes (CUSP's rule for the mean row),
-// and more slots, at most a warp's lanes a row, only while a slot would walk the longest row in
-// more steps than its lanes have x loads in flight and the groups of the doubled slots stay within
-// the resident threads, two rows a group (group_rows). A slot whose loads hold the longest row
-// already waits on one chain of loads whatever the slots: more slots only add lanes, blocks and a
-// longer tree of shuffles (DR-64, DR-69); on long rows they shorten each lane's chain (DR-64).
+// Auto's Vector on a latency-bound matrix, rank 2: the most slots whose threads stay within the
+// resident ones, at least Vector's lanes, at most a warp's lanes a row. Past the slots whose
+// `width` lanes fill a warp (one vector a lane), packs of vectors take more only while a slot would
+// walk the longest row in more steps than its lanes have x loads in flight: on short rows more
+// slots only add lanes and a longer tree of shuffles, on long rows they shorten each lane's chain
+// of loads (DR-64). Nor do slots grow past those whose groups of one row are all resident unless
+// the longest row outwalks them: the groups would then take two rows in turn (group_rows), and the
+// second row's chain of loads costs more than the slots save where one slot's loads hold the
+// longest row already (DR-68).
 int resident_group_slots(const PlanInputs& inputs, const Choice& choice, int width, bool packs) {
   const int lanes = lanes_per_slot(inputs.types, width, packs);
+  const auto more_slots_pay = [&](int slots) {
+    return slots * width < 32 || longest_row_outwalks(inputs, slots);
+  };
+  const auto room_for_more = [&](int slots) {
+    return groups_resident(inputs, 2 * slots, lanes, 1) ||
+           (longest_row_outwalks(inputs, slots) &&
+            groups_resident(inputs, 2 * slots, lanes, kGroupRows));
+  };
   int slots = std::max(1, choice.vector_lanes / width);
-  while (slots * lanes < 32 && longest_row_outwalks(inputs, slots) &&
-         groups_resident(inputs, 2 * slots, lanes, kGroupRows)) {
-    slots *= 2;
-  }
+  while (slots * lanes < 32 && more_slots_pay(slots) && room_for_more(slots)) slots *= 2;
   return slots;
 }
 
@@ -274,8 +282,8 @@ namespace {
 
 // A slot is `width` lanes, or fewer where each lane takes a pack of vectors. One slot for Scalar;
 // Vector's own lanes (CUSP's rule) where Vector was asked for. A latency-bound matrix (a few
-// microseconds a call) waits on each row's chain of loads: where Auto chose Vector, as many as a
-// slot needs to hold the longest row's loads (resident_group_slots), else a warp per row (one
+// microseconds a call) waits on each row's chain of loads, so it takes more: as many as the GPU's
+// resident threads hold where Auto chose Vector (resident_group_slots), else a warp per row (one
 // vector a lane). Otherwise (Auto's Vector on a bandwidth-bound matrix too: with x rows
 // contiguous and a mean of 64 or more this gives Vector's lanes) as many slots as the mean row
 // holds the policy's entries a slot, in powers of two. Fewer slots mean fewer steps whose cost is
