@@ -336,6 +336,7 @@ def history_entry(run, gate_status, judgement=None, baseline_run=None):
     records = {}
     for r in run["records"]:
         figures = {"roofline_fraction": r["roofline_fraction"],
+                   "read_roofline_fraction": r["read_roofline_fraction"],
                    "seconds_per_call": r["seconds_per_call"], "gflop_per_s": r["gflop_per_s"]}
         verdict = verdicts.get(r["key"])
         if verdict:

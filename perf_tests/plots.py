@@ -8,7 +8,8 @@
 - roofline: GFLOP/s against arithmetic intensity for y = A x, a panel per precision, a colour per
   family (kspmv/Auto, and each baseline library's fastest algorithm), matrices numbered;
 - trend: with more than one run in the history, the geometric-mean roofline fraction of kspmv/Auto
-  and of each baseline per run, over the records all of them timed.
+  and of each baseline per run, over the records all of them timed, and kspmv/Auto's fraction in
+  the bytes its plan's form reads (dashed; compressed columns read fewer bytes than the CSR count).
 
 Records without a time (wrong results) are left out of every chart and mean.
 
@@ -209,18 +210,27 @@ def speedup_chart(plt, run, stem):
     return save(plt, fig, stem)
 
 
+BYTES_READ = " (bytes read)"
+
+
 def trend_fractions(history):
-    """{implementation: {run index: {(matrix, precision, operation): roofline fraction}}} of
-    kspmv/Auto and the baselines."""
+    """{series: {run index: {(matrix, precision, operation): fraction of the copy bandwidth}}}:
+    kspmv/Auto and the baselines by the byte model (A's CSR arrays), and kspmv/Auto by the bytes
+    its plan's form reads ("kspmv/Auto (bytes read)", from the runs whose history has them)."""
     fractions = {}
     for i, entry in enumerate(history):
         for key, record in entry["records"].items():
             matrix, backend, algorithm, precision, operation = perf_json.split_key(key)
             name = f"{backend}/{algorithm}"
-            if record["roofline_fraction"] and (name == summary.AUTO
-                                                or backend != perf_json.KSPMV_BACKEND):
-                runs = fractions.setdefault(name, {})
-                runs.setdefault(i, {})[matrix, precision, operation] = record["roofline_fraction"]
+            if name != summary.AUTO and backend == perf_json.KSPMV_BACKEND:
+                continue
+            series = [(name, record["roofline_fraction"])]
+            if name == summary.AUTO:
+                series.append((name + BYTES_READ, record.get("read_roofline_fraction")))
+            for label, fraction in series:
+                if fraction:
+                    runs = fractions.setdefault(label, {})
+                    runs.setdefault(i, {})[matrix, precision, operation] = fraction
     return fractions
 
 
@@ -234,8 +244,8 @@ def trend_series(history):
     common = set.intersection(*measured_sets) if measured_sets else set()
     if not common:
         return {}, 0
-    names = [summary.AUTO] * (summary.AUTO in fractions) + sorted(
-        n for n in fractions if n != summary.AUTO)
+    auto = [n for n in (summary.AUTO, summary.AUTO + BYTES_READ) if n in fractions]
+    names = auto + sorted(n for n in fractions if n not in auto)
     return {name: (list(fractions[name]),
                    [perf_json.geometric_mean([f[k] for k in common])
                     for f in fractions[name].values()])
@@ -247,7 +257,7 @@ def trend_chart(plt, history, stem):
     series, records = trend_series(history)
     for name, (runs, means) in series.items():
         ax.plot(runs, means, marker="o", color=FAMILY_COLOURS.get(name.split("/")[0]),
-                label=name)
+                linestyle="--" if name.endswith(BYTES_READ) else "-", label=name)
     step = max(1, math.ceil(len(history) / MAX_TREND_LABELS))  # a readable axis
     ticks = list(range(0, len(history), step))
     ax.set_xticks(ticks)

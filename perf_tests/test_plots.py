@@ -19,6 +19,7 @@ import plots  # noqa: E402
 from test_gate import fake_document  # noqa: E402
 
 WRONG = "uniform_200_k100/kspmv/Vector/fp64/N"
+COMPRESSED = "stencil27_20/kspmv/Auto/fp64/N"  # given fewer bytes read than its CSR arrays
 
 
 class PlotsTest(unittest.TestCase):
@@ -32,12 +33,11 @@ class PlotsTest(unittest.TestCase):
                                                        "--wrong", WRONG))
             gate.append_history(history, gate.history_entry(kspmv_only, "fail"))
             document = fake_document("--wrong", WRONG)
-            compressed = "stencil27_20/kspmv/Auto/fp64/N"
             for entry in document["benchmarks"]:
-                if entry["name"].startswith(compressed + "/") and "compulsory_bytes" in entry:
+                if entry["name"].startswith(COMPRESSED + "/") and "compulsory_bytes" in entry:
                     entry["read_bytes"] = entry["compulsory_bytes"] - 2 * entry["nnz"]
             shifted = plots.fewer_bytes_read(plots.measured(perf_json.parse(document)))
-            self.assertEqual([r["key"] for r, _ in shifted], [compressed])
+            self.assertEqual([r["key"] for r, _ in shifted], [COMPRESSED])
             record, intensity = shifted[0]
             self.assertAlmostEqual(intensity, 2 * record["nnz"] / record["read_bytes"])
             path = os.path.join(out, "run.json")
@@ -66,6 +66,31 @@ class PlotsTest(unittest.TestCase):
             print("plots: speedup, roofline and trend charts (PNG, SVG) and index.html with the "
                   "summary table, the wrong record and the skipped matrix listed, not drawn; an "
                   "arrow for the record that reads fewer bytes")
+
+    def test_trend_tracks_the_bytes_read(self):
+        # Two runs whose history has the bytes read, after one written before it had them; Auto
+        # reads one matrix in fewer bytes than its CSR arrays.
+        history = []
+        for slowdown in ("1.0", "1.2"):
+            document = fake_document("--plant-slowdown", slowdown)
+            for entry in document["benchmarks"]:
+                if entry["name"].startswith(COMPRESSED + "/") and "compulsory_bytes" in entry:
+                    entry["read_bytes"] = entry["compulsory_bytes"] - 2 * entry["nnz"]
+            history.append(gate.history_entry(perf_json.parse(document), "not gated"))
+        older = json.loads(json.dumps(history[0]))
+        for figures in older["records"].values():
+            del figures["read_roofline_fraction"]
+        series, _ = plots.trend_series([older, *history])
+        self.assertEqual([n for n in series if n.endswith(plots.BYTES_READ)],
+                         ["kspmv/Auto (bytes read)"])
+        csr_runs, csr_means = series["kspmv/Auto"]
+        read_runs, read_means = series["kspmv/Auto (bytes read)"]
+        self.assertEqual(csr_runs, [0, 1, 2])
+        self.assertEqual(read_runs, [1, 2])
+        for read_mean, csr_mean in zip(read_means, csr_means[1:]):
+            self.assertLess(read_mean, csr_mean)
+        print("plots: the trend follows kspmv/Auto's fraction in the bytes read from the runs "
+              "whose history has it, below its CSR fraction where a form reads fewer bytes")
 
     def test_speedup_chart(self):
         with tempfile.TemporaryDirectory() as out:
