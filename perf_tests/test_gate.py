@@ -179,6 +179,27 @@ class JudgeTest(unittest.TestCase):
         self.assertEqual(gate.percentile_interval(samples, 0.95), (50, 1949))
         print("judge: 99% of 2000 bootstrap samples: the 11th smallest to the 11th largest")
 
+    def test_changed_records_are_read_against_the_unchanged(self):
+        # Every record of the candidate 4% slower (another build's host code, say), the changed
+        # ones 20% on top: the unchanged group shows the 4%, the changed one 1.248.
+        changed = {key for key in KEYS if key.startswith("matrix0/")}
+        slowdown = {key: 1.04 * (1.2 if key in changed else 1.0) for key in KEYS}
+        judgement = gate.judge(*synthetic_rounds(slowdown, noise=0.01, drift=0.1))
+        groups = gate.split_by_change(judgement, set(KEYS) - changed)
+        self.assertEqual([v.name for v in groups], [gate.SAME_PLAN_AND_BITS,
+                                                    gate.CHANGED_PLAN_OR_BITS])
+        same, moved = groups
+        self.assertEqual((same.members, moved.members), (len(KEYS) - 3, 3))
+        self.assertAlmostEqual(same.estimate, 1.04, delta=0.01)
+        self.assertAlmostEqual(moved.estimate, 1.248, delta=0.02)
+        self.assertEqual((same.status, moved.status), ("regressed", "regressed"))
+        self.assertLessEqual(same.interval[0], same.estimate)
+        self.assertLessEqual(same.estimate, same.interval[1])
+        only_same = gate.split_by_change(judgement, set(KEYS))
+        self.assertEqual([(v.name, v.members) for v in only_same],
+                         [(gate.SAME_PLAN_AND_BITS, len(KEYS))])
+        print("split_by_change: the unchanged records' 4% and the changed ones' 1.248, apart")
+
 
 class ConfirmationTest(unittest.TestCase):
     """to_confirm, records_filter and confirmed: what a second measurement of the flagged records
@@ -278,6 +299,31 @@ class GateMainTest(unittest.TestCase):
         self.assertIn("gate: FAIL", output)
         self.assertEqual(self.document()["verdict"], "fail")
         print("gate.main: --plant-slowdown 1.10 fails with exit 1, kspmv/Auto regressed")
+
+    def test_records_split_by_whether_their_plan_and_bits_changed(self):
+        changed = ["stencil27_20/kspmv/Auto/fp64/N", "powerlaw_2000_a1.5/kspmv/Vector/fp32/N"]
+        status, output = self.gate(
+            self.NOISY + f" --perturb-y {changed[0]} --perturb-plan {changed[1]} "
+            f"--slow {changed[0]}=1.3", self.NOISY)
+        self.assertEqual(status, 1, output)
+        self.assertIn("gate: by what the candidate changed", output)
+        self.assertRegex(output, r"ok +same plan and bits +1\.\d{3} \[[0-9., ]+\] +10 records")
+        self.assertRegex(output, r"plan or bits changed +1\.\d{3} \[[0-9., ]+\] +2 records")
+        self.assertNotIn("did not change", output)
+        document = self.document()
+        self.assertEqual([(g["group"], g["records"]) for g in document["by_change"]],
+                         [("same plan and bits", 10), ("plan or bits changed", 2)])
+        self.assertEqual(sorted(r["key"] for r in document["records"]
+                                if not r["same_plan_and_bits"]), sorted(changed))
+        status, output = self.gate(
+            self.NOISY + f" --plant-slowdown 1.10 --perturb-y {changed[0]}", self.NOISY)
+        self.assertRegex(output, r"gate: the records whose plan and bits did not change regressed "
+                                 r"too \(1\.\d{3}\): read the changed ones against them")
+        status, output = self.gate(self.NOISY)
+        self.assertRegex(output, r"same plan and bits +1\.\d{3} \[[0-9., ]+\] +12 records")
+        self.assertNotIn("plan or bits changed", output)
+        print("gate.main: records split by whether their plan and bits changed; unchanged ones "
+              "that moved are called out")
 
     def test_confirmation_measures_the_regressed_again(self):
         status, output = self.gate(self.NOISY + " --plant-slowdown 1.10", self.NOISY,
