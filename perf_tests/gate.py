@@ -199,7 +199,8 @@ def confirmed(first, second):
 
 def same_plan_and_bits(runs):
     """The records whose plan (the label's `plan=`) and result bits (`y_hash`) are the same in
-    every run of both builds: those the candidate's change did not reach."""
+    every run of both builds: most likely those the candidate's change did not reach (a launch
+    figure the plan's text does not name may still differ)."""
     states = {}
     for side in SIDES:
         for run in runs[side]:
@@ -227,11 +228,14 @@ def split_by_change(judgement, unchanged, aggregate_tolerance=0.03, confidence=0
     rounds = len(next(iter(ratios.values())))
     _, samples = bootstrap(ratios, groups, rounds, resamples, seed)
     estimates = {v.name: v.estimate for v in judgement.records}
-    return [Verdict(name, classify(percentile_interval(samples[name], confidence),
-                                   aggregate_tolerance),
-                    statistics.geometric_mean(estimates[k] for k in groups[name]),
-                    percentile_interval(samples[name], confidence), members=len(groups[name]))
-            for name in (SAME_PLAN_AND_BITS, CHANGED_PLAN_OR_BITS) if name in groups]
+    verdicts = []
+    for name in (SAME_PLAN_AND_BITS, CHANGED_PLAN_OR_BITS):
+        if name in groups:
+            interval = percentile_interval(samples[name], confidence)
+            verdicts.append(Verdict(name, classify(interval, aggregate_tolerance),
+                                    statistics.geometric_mean(estimates[k] for k in groups[name]),
+                                    interval, members=len(groups[name])))
+    return verdicts
 
 
 def round_times(run):
