@@ -158,13 +158,22 @@ def judge(baseline_rounds, candidate_rounds, tolerance=0.05, aggregate_tolerance
         interval = percentile_interval(record_samples[key], confidence)
         records[key] = Verdict(key, classify(interval, tolerance),
                                statistics.median(key_ratios), interval, key_ratios)
-    aggregates = []
-    for name, members in sorted(groups.items()):
-        interval = percentile_interval(group_samples[name], confidence)
-        estimate = statistics.geometric_mean(records[k].estimate for k in members)
-        aggregates.append(Verdict(name, classify(interval, aggregate_tolerance), estimate,
-                                  interval, members=len(members)))
+    aggregates = group_verdicts(sorted(groups.items()), group_samples,
+                                {key: v.estimate for key, v in records.items()}, confidence,
+                                aggregate_tolerance)
     return Judgement([records[k] for k in keys], aggregates)
+
+
+def group_verdicts(groups, group_samples, estimates, confidence, tolerance):
+    """A verdict per (name, record keys) group: the geometric mean of its records' estimates, its
+    bootstrap interval, and the status that interval gives with the tolerance."""
+    verdicts = []
+    for name, members in groups:
+        interval = percentile_interval(group_samples[name], confidence)
+        verdicts.append(Verdict(name, classify(interval, tolerance),
+                                statistics.geometric_mean(estimates[k] for k in members),
+                                interval, members=len(members)))
+    return verdicts
 
 
 def to_confirm(judgement):
@@ -227,15 +236,10 @@ def split_by_change(judgement, unchanged, aggregate_tolerance=0.03, confidence=0
         return []
     rounds = len(next(iter(ratios.values())))
     _, samples = bootstrap(ratios, groups, rounds, resamples, seed)
-    estimates = {v.name: v.estimate for v in judgement.records}
-    verdicts = []
-    for name in (SAME_PLAN_AND_BITS, CHANGED_PLAN_OR_BITS):
-        if name in groups:
-            interval = percentile_interval(samples[name], confidence)
-            verdicts.append(Verdict(name, classify(interval, aggregate_tolerance),
-                                    statistics.geometric_mean(estimates[k] for k in groups[name]),
-                                    interval, members=len(groups[name])))
-    return verdicts
+    ordered = [(name, groups[name]) for name in (SAME_PLAN_AND_BITS, CHANGED_PLAN_OR_BITS)
+               if name in groups]
+    return group_verdicts(ordered, samples, {v.name: v.estimate for v in judgement.records},
+                          confidence, aggregate_tolerance)
 
 
 def round_times(run):

@@ -22,6 +22,15 @@ WRONG = "uniform_200_k100/kspmv/Vector/fp64/N"
 COMPRESSED = "stencil27_20/kspmv/Auto/fp64/N"  # given fewer bytes read than its CSR arrays
 
 
+def with_compressed_columns(document):
+    """The fake driver's document with COMPRESSED reading 2 bytes an entry fewer than its CSR
+    arrays, as a compressed column form would."""
+    for entry in document["benchmarks"]:
+        if entry["name"].startswith(COMPRESSED + "/") and "compulsory_bytes" in entry:
+            entry["read_bytes"] = entry["compulsory_bytes"] - 2 * entry["nnz"]
+    return document
+
+
 class PlotsTest(unittest.TestCase):
     def test_roofline_trend_and_index(self):
         with tempfile.TemporaryDirectory() as out:
@@ -32,10 +41,7 @@ class PlotsTest(unittest.TestCase):
             kspmv_only = perf_json.parse(fake_document("--benchmark_filter", "/kspmv/|^copy",
                                                        "--wrong", WRONG))
             gate.append_history(history, gate.history_entry(kspmv_only, "fail"))
-            document = fake_document("--wrong", WRONG)
-            for entry in document["benchmarks"]:
-                if entry["name"].startswith(COMPRESSED + "/") and "compulsory_bytes" in entry:
-                    entry["read_bytes"] = entry["compulsory_bytes"] - 2 * entry["nnz"]
+            document = with_compressed_columns(fake_document("--wrong", WRONG))
             shifted = plots.fewer_bytes_read(plots.measured(perf_json.parse(document)))
             self.assertEqual([r["key"] for r, _ in shifted], [COMPRESSED])
             record, intensity = shifted[0]
@@ -72,10 +78,7 @@ class PlotsTest(unittest.TestCase):
         # reads one matrix in fewer bytes than its CSR arrays.
         history = []
         for slowdown in ("1.0", "1.2"):
-            document = fake_document("--plant-slowdown", slowdown)
-            for entry in document["benchmarks"]:
-                if entry["name"].startswith(COMPRESSED + "/") and "compulsory_bytes" in entry:
-                    entry["read_bytes"] = entry["compulsory_bytes"] - 2 * entry["nnz"]
+            document = with_compressed_columns(fake_document("--plant-slowdown", slowdown))
             history.append(gate.history_entry(perf_json.parse(document), "not gated"))
         older = json.loads(json.dumps(history[0]))
         for figures in older["records"].values():
