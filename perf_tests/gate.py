@@ -228,18 +228,22 @@ def split_by_change(judgement, unchanged, aggregate_tolerance=0.03, confidence=0
     on calls of a few microseconds by several percent, all records of a build alike. The changed
     records are read against that, not against 1. Informative: the verdict does not use it."""
     ratios = {v.name: v.ratios for v in judgement.records if v.ratios}
-    groups = {}
-    for key in ratios:
-        name = SAME_PLAN_AND_BITS if key in unchanged else CHANGED_PLAN_OR_BITS
-        groups.setdefault(name, []).append(key)
+    groups = change_groups(ratios, unchanged)
     if not groups:
         return []
     rounds = len(next(iter(ratios.values())))
-    _, samples = bootstrap(ratios, groups, rounds, resamples, seed)
-    ordered = [(name, groups[name]) for name in (SAME_PLAN_AND_BITS, CHANGED_PLAN_OR_BITS)
-               if name in groups]
-    return group_verdicts(ordered, samples, {v.name: v.estimate for v in judgement.records},
+    _, samples = bootstrap(ratios, dict(groups), rounds, resamples, seed)
+    return group_verdicts(groups, samples, {v.name: v.estimate for v in judgement.records},
                           confidence, aggregate_tolerance)
+
+
+def change_groups(keys, unchanged):
+    """[(group name, its record keys)]: the records among `keys` whose plan and bits stayed the
+    same (those in `unchanged`), then those whose plan or bits changed; an empty group left out."""
+    groups = {SAME_PLAN_AND_BITS: [], CHANGED_PLAN_OR_BITS: []}
+    for key in keys:
+        groups[SAME_PLAN_AND_BITS if key in unchanged else CHANGED_PLAN_OR_BITS].append(key)
+    return [(name, members) for name, members in groups.items() if members]
 
 
 def round_times(run):
@@ -343,20 +347,26 @@ def wrong_details(runs):
     return details
 
 
+def report_by_change(by_change, estimate_text):
+    """The lines of split_by_change's groups, each estimate as `estimate_text` gives it, and a
+    line when the unchanged records moved."""
+    if by_change:
+        print("gate: by what the candidate changed, the same over all records (informative)")
+    for v in by_change:
+        print(f"  {v.status:9} {v.name:32} {estimate_text(v)}  {v.members} records")
+    unchanged_moved = [v for v in by_change if v.name == SAME_PLAN_AND_BITS and v.status != "ok"]
+    for v in unchanged_moved:
+        print(f"gate: the records whose plan and bits did not change {v.status} too "
+              f"({v.estimate:.3f}): read the changed ones against them")
+
+
 def report(judgement, notes, details, by_change=()):
     passed = not judgement.failures and not notes
     print("gate: per implementation, geometric mean over its records of candidate/baseline time "
           "(> 1: slower) [interval]")
     for v in judgement.aggregates:
         print(f"  {v.status:9} {v.name:32} {interval_text(v)}  {v.members} records")
-    if by_change:
-        print("gate: by what the candidate changed, the same over all records (informative)")
-    for v in by_change:
-        print(f"  {v.status:9} {v.name:32} {interval_text(v)}  {v.members} records")
-    unchanged_moved = [v for v in by_change if v.name == SAME_PLAN_AND_BITS and v.status != "ok"]
-    for v in unchanged_moved:
-        print(f"gate: the records whose plan and bits did not change {v.status} too "
-              f"({v.estimate:.3f}): read the changed ones against them")
+    report_by_change(by_change, interval_text)
     unusual = [v for v in judgement.records if v.status != "ok"]
     if unusual:
         print("gate: records that are not ok, median ratio over rounds [interval]")

@@ -17,6 +17,10 @@ timed the same reference (time per call otherwise):
   ratio of an implementation (backend/algorithm and operation) = the geometric mean of its
   records' ratios.
 
+Beside the implementations, the same geometric mean over the records whose plan and result bits
+are the same in both runs and over those whose plan or bits changed: the machine moves both
+between two nights, and the changed records are read against the unchanged ones (informative).
+
 A record regresses when its ratio exceeds 1 + tolerance, an implementation when its ratio exceeds
 1 + aggregate-tolerance (improved: below 1 - the tolerance). As in gate.py, the gate fails on a
 regression, on a wrong result of this run and on a record the stored run has and this run lacks;
@@ -82,12 +86,30 @@ def judge(stored_run, run, tolerance=TOLERANCE, aggregate_tolerance=AGGREGATE_TO
     groups = {}
     for key in compared:
         groups.setdefault(gate.implementation_of(key), []).append(key)
-    aggregates = []
-    for name, members in sorted(groups.items()):
-        ratio = statistics.geometric_mean(records[k].estimate for k in members)
-        aggregates.append(gate.Verdict(name, gate.classify((ratio, ratio), aggregate_tolerance),
-                                       ratio, members=len(members)))
+    aggregates = ratio_verdicts(sorted(groups.items()), records, aggregate_tolerance)
     return gate.Judgement(list(records.values()), aggregates), compared
+
+
+def ratio_verdicts(groups, records, tolerance):
+    """A verdict per (name, record keys) group: the geometric mean of its records' ratios (the
+    estimates of `records`, verdicts by key) and the status it gives with the tolerance."""
+    verdicts = []
+    for name, members in groups:
+        ratio = statistics.geometric_mean(records[k].estimate for k in members)
+        verdicts.append(gate.Verdict(name, gate.classify((ratio, ratio), tolerance), ratio,
+                                     members=len(members)))
+    return verdicts
+
+
+def split_by_change(stored_run, run, judgement, compared, aggregate_tolerance):
+    """The compared records' ratios apart by whether their plan and bits are the same in both
+    runs (gate.same_plan_and_bits), a geometric mean each, and those records. Two nights apart the
+    machine moves every record; the unchanged ones show by how much, and the changed ones are read
+    against them. Informative: the verdict does not use it."""
+    unchanged = gate.same_plan_and_bits({"baseline": [stored_run], "candidate": [run]})
+    records = {v.name: v for v in judgement.records}
+    return (ratio_verdicts(gate.change_groups(sorted(compared), unchanged), records,
+                           aggregate_tolerance), unchanged)
 
 
 def device_text(device):
@@ -124,7 +146,7 @@ def describe(verdict, compared, run):
     return f"{verdict.estimate:.3f} ({compared[verdict.name][2]})"
 
 
-def report(args, stored, run, judgement, compared, notes, passed):
+def report(args, stored, run, judgement, compared, notes, passed, by_change):
     print(f"gate: this run ({run['git_commit']}, {run['started_utc']}) against the stored run "
           f"{args.baseline} ({stored['git_commit']}, {stored['started_utc']}): suite "
           f"{run['suite']}, {device_text(run['device'])}\ngate: {CONTEXT_GRADE}")
@@ -132,6 +154,7 @@ def report(args, stored, run, judgement, compared, notes, passed):
           f"stored run's (> 1: slower), tolerance {100 * args.aggregate_tolerance:g}%")
     for v in judgement.aggregates:
         print(f"  {v.status:9} {v.name:32} {v.estimate:.3f}  {v.members} records")
+    gate.report_by_change(by_change, lambda v: f"{v.estimate:.3f}")
     unusual = [v for v in judgement.records if v.status != "ok"]
     if unusual:
         print(f"gate: records that are not ok, this run's time / the stored run's, tolerance "
@@ -143,13 +166,14 @@ def report(args, stored, run, judgement, compared, notes, passed):
     print(gate.verdict_line(judgement, passed))
 
 
-def gate_document(args, stored, run, judgement, compared, notes, passed):
+def gate_document(args, stored, run, judgement, compared, notes, passed, by_change, unchanged):
     """gate.json: everything the verdict was made from."""
     def record(v):
         entry = {"key": v.name, "status": v.status, "ratio": v.estimate}
         if v.name in compared:
             before, now, basis = compared[v.name]
-            entry.update(basis=basis, baseline_value=before, candidate_value=now)
+            entry.update(basis=basis, baseline_value=before, candidate_value=now,
+                         same_plan_and_bits=v.name in unchanged)
         return entry
 
     return {
@@ -167,6 +191,8 @@ def gate_document(args, stored, run, judgement, compared, notes, passed):
         "started_utc": {"baseline": stored["started_utc"], "candidate": run["started_utc"]},
         "aggregates": [{"implementation": v.name, "status": v.status, "ratio": v.estimate,
                         "records": v.members} for v in judgement.aggregates],
+        "by_change": [{"group": v.name, "status": v.status, "ratio": v.estimate,
+                       "records": v.members} for v in by_change],
         "records": [record(v) for v in judgement.records],
     }
 
@@ -185,13 +211,15 @@ def gate_run(args, stored, run):
         return 2
     judgement, compared = judge(stored, run, args.tolerance, args.aggregate_tolerance)
     notes = [f"compared although {problem}" for problem in problems] + context_notes(stored, run)
+    by_change, unchanged = split_by_change(stored, run, judgement, compared,
+                                           args.aggregate_tolerance)
     passed = not judgement.failures
-    report(args, stored, run, judgement, compared, notes, passed)
+    report(args, stored, run, judgement, compared, notes, passed, by_change)
     os.makedirs(args.output_dir, exist_ok=True)
     path = os.path.join(args.output_dir, "gate.json")
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(gate_document(args, stored, run, judgement, compared, notes, passed), f,
-                  indent=1)
+        json.dump(gate_document(args, stored, run, judgement, compared, notes, passed,
+                                by_change, unchanged), f, indent=1)
     print(f"gate: wrote {path}")
     if args.history:
         entry = gate.history_entry(run, "pass" if passed else "fail", judgement, stored)

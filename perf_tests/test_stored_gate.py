@@ -97,6 +97,28 @@ class StoredGateTest(NightlyTestCase):
         print("stored gate: every kspmv record 10% slower fails through the aggregates, and "
               "passes with --results-aggregate-tolerance 0.2")
 
+    def test_records_split_by_whether_their_plan_and_bits_changed(self):
+        changed = ["stencil27_20/kspmv/Auto/fp64/N", "powerlaw_2000_a1.5/kspmv/Auto/fp32/N"]
+        status, output = self.nightly("--baseline-results", self.stored, *THIS_RUN,
+                                      "--perturb-y", changed[0], "--perturb-plan", changed[1],
+                                      "--slow", f"{changed[0]}=1.3", "--slow", f"{changed[1]}=1.3")
+        self.assertEqual(status, 1, output)
+        self.assertRegex(output, r"ok +same plan and bits +[01]\.\d{3}  10 records")
+        self.assertRegex(output, r"regressed +plan or bits changed +1\.[23]\d\d  2 records")
+        self.assertNotIn("did not change", output)
+        document = self.gate_document()
+        self.assertEqual([(g["group"], g["records"]) for g in document["by_change"]],
+                         [("same plan and bits", 10), ("plan or bits changed", 2)])
+        self.assertEqual(sorted(r["key"] for r in document["records"]
+                                if not r["same_plan_and_bits"]), sorted(changed))
+        status, output = self.nightly("--baseline-results", self.stored, *THIS_RUN,
+                                      "--plant-slowdown", "1.10", "--perturb-y", changed[0])
+        self.assertRegex(output, r"regressed +same plan and bits +1\.\d{3}  11 records")
+        self.assertRegex(output, r"gate: the records whose plan and bits did not change regressed "
+                                 r"too \(1\.\d{3}\): read the changed ones against them")
+        print("stored gate: records split by whether their plan and bits changed since the "
+              "stored run; unchanged ones that moved are called out")
+
     def test_another_device_is_refused(self):
         with open(self.stored, encoding="utf-8") as f:
             document = json.load(f)
