@@ -135,12 +135,10 @@ TEST(CudaChoice, VectorLanes) {
   const Choice large = choose(inputs(stencil()));
   EXPECT_EQ(large.vector_lanes, 32);
   EXPECT_EQ(large.single_vector_lanes, 8);
-  EXPECT_EQ(large.single_vector_rows, kVectorRowsPastLatencyBound);
   const Choice small = choose(inputs(square(10'000, 10, 20)));
   EXPECT_EQ(small.algorithm, Algorithm::Vector);
   EXPECT_EQ(small.vector_lanes, 16);
   EXPECT_EQ(small.single_vector_lanes, 16);
-  EXPECT_EQ(small.single_vector_rows, 1);
 }
 
 TEST(CudaChoice, LongRowsAreSharedOutOnlyWhereATableCanListThem) {

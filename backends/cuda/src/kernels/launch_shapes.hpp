@@ -99,8 +99,4 @@ inline constexpr int kMaxVectorsPerLaunch = 32;
 // lanes of 2).
 inline constexpr int kVectorBatch = 4;
 
-// Vector's one-vector groups on bandwidth-bound matrices: consecutive rows a group takes, every
-// row's loads of a batch issued before any product (DR-70).
-inline constexpr int kVectorRowsPastLatencyBound = 2;
-
 }  // namespace kspmv::cuda::detail

@@ -191,10 +191,6 @@ Choice choose(const PlanInputs& inputs) {
     choice.single_vector_lanes = inputs.latency_bound()
                                      ? choice.vector_lanes
                                      : batched_vector_lanes_for(matrix.mean_row_length());
-    // Past the latency bound a group takes two rows, their loads in flight together: a bandwidth-
-    // bound call needs more bytes in flight than one row a group keeps (DR-70). Below it, fewer
-    // groups would start fewer rows' chains at once.
-    choice.single_vector_rows = inputs.latency_bound() ? 1 : kVectorRowsPastLatencyBound;
   }
   // Irregular rows with rows too long for a group of lanes are shared out over warps in rank-2
   // calls; not by a cached plan, whose table would list another structure's rows, nor for

@@ -63,7 +63,6 @@ struct Choice {
   bool regular_rows = true;
   int vector_lanes = 32;         // rank 2 with Vector: the group's lanes a row (CUSP's rule)
   int single_vector_lanes = 32;  // rank 1 with Vector: lanes a row
-  int single_vector_rows = 1;    // rank 1 with Vector: consecutive rows a group takes
   // Adaptive's residency on A's own values (tuning.hpp's AdaptiveShape): 8 blocks a SM under 32
   // registers, or adaptive_irregular_blocks_per_sm (6 under 40, 5 under 48 for complex<double>).
   int adaptive_blocks_per_sm = 8;

@@ -117,26 +117,17 @@ class KernelLaunch {
     scalar_spmv_kernel<<<grid_for(args.num_rows, threads), threads, 0, stream>>>(args);
   }
 
-  template <int Lanes, int Rows, class Args>
-  void vector_lanes_rows(const Args& args, cudaStream_t stream) const {
-    const std::int64_t group_threads = (args.num_rows + Rows - 1) / Rows * Lanes;
-    if constexpr (runs_bounded_vector_kernel<Args>()) {
-      constexpr int threads = BoundedVectorShape::kBlockThreads;
-      bounded_vector_spmv_kernel<Lanes, Rows>
-          <<<grid_for(group_threads, threads), threads, 0, stream>>>(args);
-    } else {
-      const int threads = inputs_.device.policy.vector_block_threads;
-      vector_spmv_kernel<Lanes, Rows>
-          <<<grid_for(group_threads, threads), threads, 0, stream>>>(args);
-    }
-  }
-
   template <int Lanes, class Args>
   void vector_lanes(const Args& args, cudaStream_t stream) const {
-    if (choice_.single_vector_rows == kVectorRowsPastLatencyBound) {
-      return vector_lanes_rows<Lanes, kVectorRowsPastLatencyBound>(args, stream);
+    if constexpr (runs_bounded_vector_kernel<Args>()) {
+      constexpr int threads = BoundedVectorShape::kBlockThreads;
+      bounded_vector_spmv_kernel<Lanes>
+          <<<grid_for(args.num_rows * Lanes, threads), threads, 0, stream>>>(args);
+    } else {
+      const int threads = inputs_.device.policy.vector_block_threads;
+      vector_spmv_kernel<Lanes>
+          <<<grid_for(args.num_rows * Lanes, threads), threads, 0, stream>>>(args);
     }
-    vector_lanes_rows<Lanes, 1>(args, stream);
   }
 
   template <class Args>
